@@ -1,0 +1,96 @@
+# attach data: per-attachment BTF-typed storage for BPF programs.
+#
+#   make test      build what is missing, boot the VM, run every test
+#   make run       the same, with readable output (the newcomer's entry point)
+#   make help      all targets
+#
+# V=1 shows every command; T=GLOB[/GLOB] runs matching tests only.
+
+SHELL	:= /bin/bash
+TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
+BUILD	:= $(TOP)/build
+KSRC	:= $(BUILD)/linux
+BZIMAGE	:= $(KSRC)/arch/x86/boot/bzImage
+CLANG	:= clang-16
+JOBS	?= $(shell nproc)
+V	?= 0
+T	?=
+export V BUILD
+
+ifeq ($(V),1)
+Q =
+else
+Q = @
+MAKEFLAGS += --no-print-directory
+endif
+
+.PHONY: help deps tree config kernel libbpf bpftool selftests test run \
+	vm-shell export tree-reset checkpatch clean
+
+help:
+	@sed -n 's/^##//p' $(MAKEFILE_LIST)
+
+## deps        install missing Debian packages (apt-get, as root)
+deps:
+	$(Q)kernel/deps.sh
+
+## tree        build/linux: Debian's 6.12 source as base commit + git am patches/
+tree: deps
+	$(Q)kernel/tree.sh
+
+## config      tinyconfig + Kconfig.fragment, verified
+config: tree
+	$(Q)kernel/config.sh
+
+## kernel      build the bzImage (ccache)
+kernel: config
+	$(Q)JOBS=$(JOBS) kernel/build.sh
+
+## libbpf      the tree's tools/lib/bpf, static, headers in build/libbpf/include
+libbpf: tree
+	@printf '  %-7s %s\n' LIBBPF "tools/lib/bpf"
+	$(Q)mkdir -p $(BUILD)/libbpf
+	$(Q)$(MAKE) -C $(KSRC)/tools/lib/bpf $(if $(filter 1,$(V)),,-s) -j$(JOBS) \
+		OUTPUT=$(BUILD)/libbpf/ DESTDIR=$(BUILD)/libbpf prefix= \
+		$(BUILD)/libbpf/libbpf.a install_headers >/dev/null
+
+## bpftool     the tree's tools/bpf/bpftool
+bpftool: tree
+	@printf '  %-7s %s\n' BPFTOOL "tools/bpf/bpftool"
+	$(Q)mkdir -p $(BUILD)/bpftool
+	$(Q)$(MAKE) -C $(KSRC)/tools/bpf/bpftool $(if $(filter 1,$(V)),,-s) -j$(JOBS) \
+		OUTPUT=$(BUILD)/bpftool/ CLANG=$(CLANG) LLVM_STRIP=llvm-strip-16 \
+		feature-llvm=0 >/dev/null
+
+## selftests   BPF objects, skeletons and test_progs
+selftests: kernel libbpf bpftool
+	$(Q)$(MAKE) -C selftests -j$(JOBS) BUILD=$(BUILD) KSRC=$(KSRC)
+
+## test        run every test (host checks + VM); ends with "N passed, N failed"
+test: selftests
+	$(Q)selftests/run.sh $(T)
+
+## run         build, boot the patched kernel and run the tests, verbosely
+run: selftests
+	$(Q)VERBOSE_TESTS=1 selftests/run.sh $(T)
+
+## vm-shell    interactive shell in the guest (exit or Ctrl-D to leave)
+vm-shell: kernel
+	$(Q)vm/run.sh --shell
+
+## export      write build/linux's commits back to patches/ (format-patch)
+export:
+	$(Q)kernel/export.sh
+
+## tree-reset  drop kernel work not in patches/ and re-apply the series
+tree-reset:
+	$(Q)git -C $(KSRC) reset -q --hard base && rm -f $(KSRC)/.git/attach-data-series
+	$(Q)kernel/tree.sh
+
+## checkpatch  scripts/checkpatch.pl --strict on every patch
+checkpatch: tree
+	$(Q)cd $(KSRC) && ./scripts/checkpatch.pl --strict --no-tree -q $(TOP)/patches/0*-*.patch
+
+## clean       remove build/ (the download and ccache stay in ~/.cache/attach-data)
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Export the kernel tree's commits on top of the Debian base to patches/:
+# git format-patch with a cover letter and stable names, so that
+# apply (kernel/tree.sh) then export changes nothing.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ -d "$KSRC/.git" ] || die "no kernel tree at $KSRC (make tree)"
+git_k() { git -C "$KSRC" "$@"; }
+[ -z "$(git_k status --porcelain --untracked-files=no)" ] ||
+	die "$KSRC has uncommitted changes: commit them first"
+
+n=$(git_k rev-list --count base..HEAD)
+out=${1:-$TOP/patches}
+mkdir -p "$out"
+rm -f "$out"/[0-9][0-9][0-9][0-9]-*.patch
+if [ "$n" -gt 0 ]; then
+	git_k config branch.main.description >/dev/null ||
+		git_k config branch.main.description "$(printf 'bpf: attach data\n\n*** BLURB HERE ***')"
+	git_k format-patch -q --zero-commit --no-signature --cover-letter \
+		--cover-from-description=subject --base=base --subject-prefix='PATCH bpf-next' \
+		-o "$out" base..HEAD
+fi
+# Keep tree.sh from re-applying what it just exported.
+if [ "$out" = "$TOP/patches" ]; then
+	hash=$({ cat "$out"/*.patch 2>/dev/null || true; } | sha256sum | cut -c1-16)
+	echo "$hash $(git_k rev-parse HEAD)" >"$KSRC/.git/attach-data-series"
+fi
+say EXPORT "$n patches to ${out#"$TOP"/}"

@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# patches/ is the source of truth: exporting the tree that kernel/tree.sh
+# made from it must give back identical files.
+set -euo pipefail
+. "$(dirname "$0")/../../kernel/lib.sh"
+
+read -r _ head <"$KSRC/.git/attach-data-series"
+if [ "$(git -C "$KSRC" rev-parse HEAD)" != "$head" ]; then
+	echo "FAIL: $KSRC has commits not in patches/ (make export, or make tree-reset)"
+	exit 1
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+"$TOP/kernel/export.sh" "$tmp" >/dev/null
+diff -ru --exclude='*.md' "$TOP/patches" "$tmp"
+echo "ok: $(ls "$tmp" | wc -l) files identical"

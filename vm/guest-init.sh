@@ -1,0 +1,34 @@
+#!/bin/sh
+# PID 1 of the test guest.  The root filesystem is the host's, read-only over
+# virtio-9p; the project directory is mounted read-write at its host path.
+# The host runner passes the run directory in ATTACH_DATA_RUN (kernel command
+# line); we run its cmd.sh, store the exit code there and power off.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp TERM=${TERM:-linux}
+P9='trans=virtio,version=9p2000.L,msize=512000'
+
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev 2>/dev/null
+mount -t tmpfs -o mode=1777 tmp /tmp
+mount -t tmpfs run /run
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing
+mount -t bpf bpf /sys/fs/bpf
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+mount -t 9p -o "$P9" project "$ATTACH_DATA_TOP"
+ulimit -l unlimited
+hostname vm
+
+run=$ATTACH_DATA_RUN
+cd "$ATTACH_DATA_TOP" || exit 1
+echo "vm: up, $(nproc) CPU(s)" >/dev/hvc0
+if [ -f "$run/shell" ]; then
+	setsid -c /bin/bash -i </dev/hvc0 >/dev/hvc0 2>&1
+	echo $? >"$run/exit"
+else
+	/bin/sh "$run/cmd.sh" </dev/null >/dev/hvc0 2>&1
+	echo $? >"$run/exit"
+fi
+sync
+busybox poweroff -f
