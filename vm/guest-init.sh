@@ -16,12 +16,17 @@ mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing
 mount -t bpf bpf /sys/fs/bpf
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
-mount -t 9p -o "$P9" project "$ATTACH_DATA_TOP"
+# After the tmpfs mounts: the project may live below /tmp or /run, whose
+# tmpfs would hide it; its mount point is then made in the tmpfs.
+mkdir -p "$ATTACH_DATA_TOP" 2>/dev/null
+if ! mount -t 9p -o "$P9" project "$ATTACH_DATA_TOP" || ! cd "$ATTACH_DATA_TOP"; then
+	echo "vm: cannot mount the project at $ATTACH_DATA_TOP" >/dev/hvc0
+	busybox poweroff -f
+fi
 ulimit -l unlimited
 hostname vm
 
 run=$ATTACH_DATA_RUN
-cd "$ATTACH_DATA_TOP" || exit 1
 echo "vm: up, $(nproc) CPU(s)" >/dev/hvc0
 if [ -f "$run/shell" ]; then
 	setsid -c /bin/bash -i </dev/hvc0 >/dev/hvc0 2>&1
