@@ -89,7 +89,7 @@ tree-reset:
 
 ## checkpatch  scripts/checkpatch.pl --strict on every patch
 checkpatch: tree
-	$(Q)cd $(KSRC) && ./scripts/checkpatch.pl --strict --no-tree -q $(TOP)/patches/0*-*.patch
+	$(Q)cd $(KSRC) && ./scripts/checkpatch.pl --strict --no-tree -q $(filter-out %/0000-cover-letter.patch,$(wildcard $(TOP)/patches/0*-*.patch))
 
 ## clean       remove build/ (the download and ccache stay in ~/.cache/attach-data)
 clean:

@@ -17,9 +17,14 @@ rm -f "$out"/[0-9][0-9][0-9][0-9]-*.patch
 if [ "$n" -gt 0 ]; then
 	git_k config branch.main.description >/dev/null ||
 		git_k config branch.main.description "$(printf 'bpf: attach data\n\n*** BLURB HERE ***')"
-	git_k format-patch -q --zero-commit --no-signature --cover-letter \
+	# The cover letter gets the newest patch's author and date, not the
+	# exporter's identity and clock: exports are reproducible.
+	git_k -c user.name="$(git_k log -1 --format=%an)" \
+		-c user.email="$(git_k log -1 --format=%ae)" \
+		format-patch -q --zero-commit --no-signature --cover-letter \
 		--cover-from-description=subject --base=base --subject-prefix='PATCH bpf-next' \
 		-o "$out" base..HEAD
+	sed -i "s/^Date: .*/Date: $(git_k log -1 --format=%aD)/" "$out/0000-cover-letter.patch"
 fi
 # Keep tree.sh from re-applying what it just exported.
 if [ "$out" = "$TOP/patches" ]; then

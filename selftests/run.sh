@@ -49,7 +49,10 @@ if [ -n "$filter" ] && [ -z "$("$tp" -l "${tp_args[@]}" 2>/dev/null)" ]; then
 	: # no VM test matches the filter
 else
 	set +e
-	"$TOP/vm/run.sh" -l "$RES/serial.log" -- "$tp" "${tp_args[@]}" 2>&1 |
+	# KFENCE samples an allocation every millisecond: a use-after-free of
+	# attach data in the lifetime tests is then caught as a splat.
+	"$TOP/vm/run.sh" -l "$RES/serial.log" -p kfence.sample_interval=1 \
+		-- "$tp" "${tp_args[@]}" 2>&1 |
 		tee "$RES/vm.log" | grep -v '^Summary: '
 	rc=${PIPESTATUS[0]}
 	set -e

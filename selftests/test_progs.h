@@ -8,6 +8,7 @@
 #define __TEST_PROGS_H
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,24 @@
 
 #ifndef noinline
 #define noinline __attribute__((noinline))
+#endif
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+static inline __u64 ptr_to_u64(const void *ptr)
+{
+	return (__u64)(unsigned long)ptr;
+}
+
+/* The two instructions tests build programs from (tools/include/linux/filter.h) */
+#ifndef BPF_MOV64_IMM
+#define BPF_MOV64_IMM(DST, IMM)						\
+	((struct bpf_insn) { .code = BPF_ALU64 | BPF_MOV | BPF_K,	\
+			     .dst_reg = DST, .src_reg = 0, .off = 0, .imm = IMM })
+#define BPF_EXIT_INSN()							\
+	((struct bpf_insn) { .code = BPF_JMP | BPF_EXIT })
 #endif
 
 typedef __u16 u16;
