@@ -51,8 +51,10 @@ else
 	set +e
 	# KFENCE samples an allocation every millisecond: a use-after-free of
 	# attach data in the lifetime tests is then caught as a splat.
-	"$TOP/vm/run.sh" -l "$RES/serial.log" -p kfence.sample_interval=1 \
-		-- "$tp" "${tp_args[@]}" 2>&1 |
+	# From test_progs' directory: the USDT tests trace ./test_progs and
+	# ./urandom_read.
+	(cd "$BUILD/selftests" && "$TOP/vm/run.sh" -l "$RES/serial.log" -p kfence.sample_interval=1 \
+		-- "$tp" "${tp_args[@]}") 2>&1 |
 		tee "$RES/vm.log" | grep -v '^Summary: '
 	rc=${PIPESTATUS[0]}
 	set -e

@@ -18,6 +18,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#ifndef __weak
+#define __weak __attribute__((weak))
+#endif
+
 #ifndef noinline
 #define noinline __attribute__((noinline))
 #endif
