@@ -5,16 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-APT=$CACHE/apt
-mkdir -p "$APT/lists/partial" "$APT/archives/partial" "$CACHE/src"
-
-# A private apt configuration that reads only bookworm-backports, so the
-# host's sources are left alone.
-APT_OPTS=(-o Dir::Etc::SourceList="$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null
-	-o Dir::State::Lists="$APT/lists" -o Dir::Cache="$APT"
-	-o Dir::Cache::archives="$APT/archives" -o Debug::NoLocking=1)
-apt_priv()  { apt-get -q "${APT_OPTS[@]}" "$@"; }
-apt_cache() { apt-cache "${APT_OPTS[@]}" "$@"; }
+mkdir -p "$CACHE/src"
 
 tarball_for() { echo "$CACHE/src/$SRC_PKG-$1.tar.xz"; }
 
@@ -24,10 +15,7 @@ if [ -s "$tar_out" ]; then
 	exit 0
 fi
 
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $SRC_SUITE main" \
-	>"$APT/sources.list"
-say FETCH "apt index of $SRC_SUITE" >&2
-quiet apt_priv update >&2
+apt_index_update
 
 version=$SRC_VERSION
 if ! apt_cache show "$SRC_PKG=$SRC_VERSION" >/dev/null 2>&1; then

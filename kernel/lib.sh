@@ -30,3 +30,19 @@ quiet() {
 		rm -f "$log"
 	fi
 }
+
+# A private apt configuration that reads only $SRC_SUITE, so the host's
+# sources are left alone.  apt_index_update fetches its index once a run.
+APT=$CACHE/apt
+APT_OPTS=(-o Dir::Etc::SourceList="$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null
+	-o Dir::State::Lists="$APT/lists" -o Dir::Cache="$APT"
+	-o Dir::Cache::archives="$APT/archives" -o Debug::NoLocking=1)
+apt_priv()  { apt-get -q "${APT_OPTS[@]}" "$@"; }
+apt_cache() { apt-cache "${APT_OPTS[@]}" "$@"; }
+apt_index_update() {
+	mkdir -p "$APT/lists/partial" "$APT/archives/partial"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $SRC_SUITE main" \
+		>"$APT/sources.list"
+	say FETCH "apt index of $SRC_SUITE" >&2
+	quiet apt_priv update >&2
+}

@@ -40,36 +40,51 @@ for t in "$TOP"/selftests/host/*.sh; do
 	fi
 done
 
-# test_progs in the guest.
-tp=$BUILD/selftests/test_progs
-tp_args=()
-[ -z "$filter" ] || tp_args+=(-t "$filter")
-[ -z "${VERBOSE_TESTS:-}" ] || tp_args+=(-v)
-if [ -n "$filter" ] && [ -z "$("$tp" -l "${tp_args[@]}" 2>/dev/null)" ]; then
-	: # no VM test matches the filter
-else
+# test_progs in a guest: vm_tests LABEL FILTER [vm/run.sh options].  Result
+# names get LABEL as a prefix; a kernel splat fails LABEL"kernel_log_clean".
+vm_tests() {
+	local label=$1 tfilter=$2 rc log=$RES/${1:-}serial.log
+	shift 2
+	local tp_args=()
+	[ -z "$tfilter" ] || tp_args+=(-t "$tfilter")
+	[ -z "${VERBOSE_TESTS:-}" ] || tp_args+=(-v)
+	if [ -n "$tfilter" ] && [ -z "$("$tp" -l "${tp_args[@]}" 2>/dev/null)" ]; then
+		return 0	# no VM test matches the filter
+	fi
 	set +e
-	# KFENCE samples an allocation every millisecond: a use-after-free of
-	# attach data in the lifetime tests is then caught as a splat.
 	# From test_progs' directory: the USDT tests trace ./test_progs and
 	# ./urandom_read.
-	(cd "$BUILD/selftests" && "$TOP/vm/run.sh" -l "$RES/serial.log" -p kfence.sample_interval=1 \
-		-- "$tp" "${tp_args[@]}") 2>&1 |
-		tee "$RES/vm.log" | grep -v '^Summary: '
+	(cd "$BUILD/selftests" && "$TOP/vm/run.sh" -l "$log" "$@" -- "$tp" "${tp_args[@]}") 2>&1 |
+		tee "$RES/${label}vm.log" | grep -v '^Summary: ' |
+		sed -E "s/^(PASS|FAIL|SKIP) /\1 $label/"
 	rc=${PIPESTATUS[0]}
 	set -e
-	grep -E '^(PASS|FAIL|SKIP) ' "$RES/vm.log" >>"$RES/results.txt" || true
+	grep -E '^(PASS|FAIL|SKIP) ' "$RES/${label}vm.log" |
+		sed -E "s/^(PASS|FAIL|SKIP) /\1 $label/" >>"$RES/results.txt" || true
 	case $rc in
-	0|1) result PASS kernel_log_clean ;;
-	99)  result FAIL kernel_log_clean ;;
-	*)   result FAIL "vm_run (exit $rc, see $RES/serial.log)" ;;
+	0|1) result PASS "${label}kernel_log_clean" ;;
+	99)  result FAIL "${label}kernel_log_clean" ;;
+	*)   result FAIL "${label}vm_run (exit $rc, see $log)" ;;
 	esac
+}
+
+tp=$BUILD/selftests/test_progs
+
+# The patched kernel.  KFENCE samples an allocation every millisecond: a
+# use-after-free of attach data in the lifetime tests is then caught.
+vm_tests "" "$filter" -p kfence.sample_interval=1
+
+# Debian's stock kernel, unmodified: the same test binary, and libbpf must
+# fall back to cookie + ARRAY by itself.
+if [ -z "$filter" ] || matches stock_kernel; then
+	stock=$("$TOP/vm/stock-kernel.sh")
+	vm_tests stock_kernel: 'usdt*,cookie' -k "$stock/vmlinuz" -r "$stock/initrd.gz"
 fi
 
 pass=$(grep -c '^PASS ' "$RES/results.txt" || true)
 fail=$(grep -c '^FAIL ' "$RES/results.txt" || true)
 skip=$(grep -c '^SKIP ' "$RES/results.txt" || true)
-echo "results: $RES/results.txt; serial log: $RES/serial.log"
+echo "results: $RES/results.txt; serial logs: $RES/*serial.log"
 if [ "$skip" -gt 0 ]; then
 	echo "$pass passed, $fail failed, $skip skipped"
 else

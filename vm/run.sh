@@ -10,6 +10,7 @@
 #
 # Options:
 #   -k FILE      kernel image (default: build/linux/arch/x86/boot/bzImage)
+#   -r FILE      initramfs (the stock kernel's, see vm/stock-kernel.sh)
 #   -c N         vCPUs (default 2)              -m MB     memory (default 1024)
 #   -i SHIFT     QEMU -icount shift=SHIFT (deterministic guest clock)
 #   -t SECONDS   timeout (default 900)          -l FILE   serial log path
@@ -18,11 +19,12 @@
 set -euo pipefail
 . "$(dirname "$0")/../kernel/lib.sh"
 
-kernel=$KSRC/arch/x86/boot/bzImage cpus=2 mem=1024 icount= timeout=900
+kernel=$KSRC/arch/x86/boot/bzImage initrd= cpus=2 mem=1024 icount= timeout=900
 log= accel=${VM_ACCEL:-} extra= shell=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-k) kernel=$2; shift 2 ;;
+	-r) initrd=$2; shift 2 ;;
 	-c) cpus=$2; shift 2 ;;
 	-m) mem=$2; shift 2 ;;
 	-i) icount=$2; shift 2 ;;
@@ -68,6 +70,7 @@ qemu_args() {
 	tcg) printf '%s\n' -accel tcg,thread=single -cpu max ;;
 	esac
 	[ -z "$icount" ] || printf '%s\n' -icount "shift=$icount"
+	[ -z "$initrd" ] || printf '%s\n' -initrd "$initrd"
 }
 
 # KVM: a short boot probe, its answer cached per host kernel and QEMU.
