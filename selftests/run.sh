@@ -78,7 +78,7 @@ vm_tests "" "$filter" -p kfence.sample_interval=1
 # fall back to cookie + ARRAY by itself.
 if [ -z "$filter" ] || matches stock_kernel; then
 	stock=$("$TOP/vm/stock-kernel.sh")
-	vm_tests stock_kernel: 'usdt*,cookie' -k "$stock/vmlinuz" -r "$stock/initrd.gz"
+	vm_tests stock_kernel: 'usdt*,cookie,attach_data_feature' -k "$stock/vmlinuz" -r "$stock/initrd.gz"
 fi
 
 pass=$(grep -c '^PASS ' "$RES/results.txt" || true)
