@@ -5,6 +5,8 @@
  * libbpf's log of a test is shown only when it fails (or with -v).
  *
  *   test_progs [-v] [-l] [-t GLOB[/GLOB][,...]]
+ *
+ * -v prints passing checks too; -vv adds libbpf's log.
  */
 #define _GNU_SOURCE
 #include <fnmatch.h>
@@ -61,7 +63,7 @@ static bool name_matches(const char *test, const char *subtest)
 
 static int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
 {
-	if (env.verbosity)
+	if (env.verbosity > 1)
 		return vfprintf(stderr, fmt, args);
 	if (log_fp)
 		return vfprintf(log_fp, fmt, args);

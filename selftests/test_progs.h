@@ -51,7 +51,7 @@ typedef __s32 s32;
 typedef __s64 s64;
 
 struct test_env {
-	int verbosity;		/* -v: print passing checks too */
+	int verbosity;		/* -v: passing checks too; -vv: libbpf's log too */
 	const char *test_name;	/* running test */
 	const char *subtest_name;	/* running subtest, or NULL */
 	bool test_failed;	/* current test or subtest failed */
@@ -66,13 +66,16 @@ void test__fail(void);
 void test__skip(void);
 void test__log(bool ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* A failed check prints its message; with -v a passing one prints "ok". */
 #define _CHECK(condition, tag, format...) ({				\
 	int __ret = !!(condition);					\
-	test__log(!__ret, "%s:%s:%d: ", __func__, tag, __LINE__);	\
-	if (__ret || env.verbosity)					\
+	if (__ret) {							\
+		test__log(false, "%s:%s:%d: ", __func__, tag, __LINE__); \
 		fprintf(stderr, ##format);				\
-	if (__ret)							\
 		test__fail();						\
+	} else if (env.verbosity) {					\
+		test__log(false, "%s:%s:%d: ok\n", __func__, tag, __LINE__); \
+	}								\
 	__ret;								\
 })
 
