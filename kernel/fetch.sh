@@ -17,10 +17,12 @@ fi
 
 apt_index_update
 
+# apt-cache show succeeds even for a version that does not exist: decide
+# from the list of versions the index has.
+versions=$(apt_cache madison "$SRC_PKG" | awk -F'|' '{gsub(/ /, "", $2); print $2}')
 version=$SRC_VERSION
-if ! apt_cache show "$SRC_PKG=$SRC_VERSION" >/dev/null 2>&1; then
-	version=$(apt_cache madison "$SRC_PKG" | awk -F'|' '{gsub(/ /,"",$2); print $2}' |
-		grep '^6\.12\.' | sort -V | tail -n1 || true)
+if ! grep -qxF -- "$SRC_VERSION" <<<"$versions"; then
+	version=$(grep '^6\.12\.' <<<"$versions" | sort -V | tail -n1 || true)
 	[ -n "$version" ] || die "$SRC_PKG: no 6.12.y version on $MIRROR $SRC_SUITE"
 	loud "$SRC_PKG $SRC_VERSION (the tested, pinned version) is gone from the mirror." \
 	     "Using the newest 6.12.y instead: $version (verified by apt's signed index only)." \
