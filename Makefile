@@ -24,7 +24,7 @@ Q = @
 MAKEFLAGS += --no-print-directory
 endif
 
-.PHONY: help deps tree config kernel libbpf bpftool selftests test run \
+.PHONY: help deps tree config kernel libbpf bpftool selftests test run bench \
 	vm-shell export tree-reset checkpatch clean
 
 help:
@@ -73,6 +73,11 @@ test: selftests
 ## run         build, boot the patched kernel and run the tests, verbosely
 run: selftests
 	$(Q)VERBOSE_TESTS=1 selftests/run.sh $(T)
+
+## bench       benchmarks in the VM (so far: lookup cost per access), to build/bench/
+bench: selftests
+	$(Q)$(MAKE) -C selftests BUILD=$(BUILD) KSRC=$(KSRC) bench
+	$(Q)tools/bench/run.sh
 
 ## vm-shell    interactive shell in the guest (exit or Ctrl-D to leave)
 vm-shell: kernel
