@@ -28,7 +28,6 @@ if [ "$n" -gt 0 ]; then
 fi
 # Keep tree.sh from re-applying what it just exported.
 if [ "$out" = "$TOP/patches" ]; then
-	hash=$({ cat "$out"/*.patch 2>/dev/null || true; } | sha256sum | cut -c1-16)
-	echo "$hash $(git_k rev-parse HEAD)" >"$KSRC/.git/attach-data-series"
+	record_series "$out"
 fi
 say EXPORT "$n patches to ${out#"$TOP"/}"

@@ -8,6 +8,12 @@ V=${V:-0}
 # shellcheck source=kernel/source.conf
 . "$TOP/kernel/source.conf"
 
+# The series applied to build/linux: "<hash of patches/> <HEAD after am>",
+# written by tree.sh (apply) and export.sh, read by patches_roundtrip.
+SERIES_STATE=$KSRC/.git/attach-data-series
+series_hash() { { cat "${1:-$TOP/patches}"/*.patch 2>/dev/null || true; } | sha256sum | cut -c1-16; }
+record_series() { echo "$(series_hash "$1") $(git -C "$KSRC" rev-parse HEAD)" >"$SERIES_STATE"; }
+
 say()  { printf '  %-7s %s\n' "$1" "$2"; }
 die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 loud() {

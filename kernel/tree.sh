@@ -5,9 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-STATE=$KSRC/.git/attach-data-series	# "<series hash> <HEAD after am>"
 git_k() { git -C "$KSRC" "$@"; }
-series_hash() { { cat "$TOP"/patches/*.patch 2>/dev/null || true; } | sha256sum | cut -c1-16; }
 patch_list() { ls "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '/0000-cover-letter.patch$' || true; }
 
 make_base() {
@@ -47,7 +45,7 @@ make_base() {
 }
 
 apply_series() {
-	local want=$1 p
+	local p
 	git_k reset -q --hard base
 	mapfile -t p < <(patch_list)
 	if [ ${#p[@]} -gt 0 ]; then
@@ -63,14 +61,14 @@ apply_series() {
 		"$TOP/kernel/cover.sh" read "$TOP/patches/0000-cover-letter.patch" |
 			git_k config branch.main.description "$(cat)"
 	fi
-	echo "$want $(git_k rev-parse HEAD)" >"$STATE"
+	record_series "$TOP/patches"
 }
 
 [ -d "$KSRC/.git" ] || make_base
 
 want=$(series_hash)
 have=none head=none
-[ ! -f "$STATE" ] || read -r have head <"$STATE"
+[ ! -f "$SERIES_STATE" ] || read -r have head <"$SERIES_STATE"
 cur=$(git_k rev-parse HEAD)
 dirty=$(git_k status --porcelain --untracked-files=no)
 
@@ -84,4 +82,4 @@ if [ "$have" != none ] && { [ "$cur" != "$head" ] || [ -n "$dirty" ]; }; then
 	die "patches/ changed, but $KSRC holds work not in patches/.
        Export it first (make export), or drop it (make tree-reset)."
 fi
-apply_series "$want"
+apply_series

@@ -45,14 +45,9 @@ mkdir -p "$BUILD/vm"
 run=$(mktemp -d "$BUILD/vm/run.XXXXXX")
 trap 'rm -rf "$run"' EXIT
 log=${log:-$BUILD/vm/serial.log}
-if [ $shell = 1 ]; then
-	touch "$run/shell"
-else
-	{ printf 'cd %q\n' "$PWD"; printf '%q ' "$@"; echo; } >"$run/cmd.sh"
-fi
 
-qemu_args() {
-	local acc=$1 cmdline
+qemu_args() {	# qemu_args ACCEL SERIAL-LOG
+	local acc=$1 serial=$2 cmdline
 	cmdline="console=ttyS0 root=hostroot rootfstype=9p ro"
 	cmdline+=" rootflags=trans=virtio,version=9p2000.L,msize=512000"
 	cmdline+=" init=$TOP/vm/guest-init.sh ATTACH_DATA_TOP=$TOP ATTACH_DATA_RUN=$run"
@@ -61,7 +56,7 @@ qemu_args() {
 		-m "$mem" -smp "$cpus" -kernel "$kernel" -append "$cmdline" \
 		-virtfs "local,path=/,mount_tag=hostroot,readonly=on,security_model=none,multidevs=remap" \
 		-virtfs "local,path=$TOP,mount_tag=project,security_model=none,multidevs=remap" \
-		-serial "file:$log" -device virtio-serial-pci \
+		-serial "file:$serial" -device virtio-serial-pci \
 		-chardev stdio,id=out,signal=off -device virtconsole,chardev=out
 	case "$acc" in
 	kvm) printf '%s\n' -accel kvm -cpu host ;;
@@ -82,23 +77,29 @@ probe_kvm() {
 		return
 	fi
 	local ans=tcg
+	# Runs before the real command is written: the guest runs "true".
 	if [ -w /dev/kvm ]; then
 		echo true >"$run/cmd.sh"
-		mapfile -t a < <(qemu_args kvm)
+		mapfile -t a < <(qemu_args kvm "$run/probe.log")
 		if timeout -s KILL 20 qemu-system-x86_64 "${a[@]}" </dev/null >/dev/null 2>&1 &&
 		   [ "$(cat "$run/exit" 2>/dev/null)" = 0 ]; then
 			ans=kvm
 		fi
 		rm -f "$run/exit"
-		[ $shell = 1 ] || { printf 'cd %q\n' "$PWD"; printf '%q ' "$@"; echo; } >"$run/cmd.sh"
 	fi
 	mkdir -p "$CACHE"
 	printf '%s\n%s\n' "$key" "$ans" >"$cache"
 	echo "$ans"
 }
-[ -n "$accel" ] || accel=$(probe_kvm "$@")
+[ -n "$accel" ] || accel=$(probe_kvm)
 
-mapfile -t args < <(qemu_args "$accel")
+if [ $shell = 1 ]; then
+	touch "$run/shell"
+else
+	{ printf 'cd %q\n' "$PWD"; printf '%q ' "$@"; echo; } >"$run/cmd.sh"
+fi
+
+mapfile -t args < <(qemu_args "$accel" "$log")
 say VM "boot ${kernel#"$TOP"/} ($accel${icount:+, icount shift=$icount}, ${cpus} vCPU, ${mem} MB)" >&2
 t0=$(date +%s.%N)
 set +e

@@ -4,7 +4,7 @@
 set -euo pipefail
 . "$(dirname "$0")/../../kernel/lib.sh"
 
-read -r _ head <"$KSRC/.git/attach-data-series"
+read -r _ head <"$SERIES_STATE"
 if [ "$(git -C "$KSRC" rev-parse HEAD)" != "$head" ]; then
 	echo "FAIL: $KSRC has commits not in patches/ (make export, or make tree-reset)"
 	exit 1
