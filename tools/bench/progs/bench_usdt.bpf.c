@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: GPL-2.0
+/* USDT end to end (benchmark group 2): one program on the bench:argsK probes
+ * (K = 1, 3, 6, 12) reads every argument with bpf_usdt_arg().  Built twice:
+ * as is (libbpf passes the specs as attach data when the kernel has it) and
+ * with -DBPF_USDT_NO_ATTACH_DATA (spec map, by cookie or by IP).  sums[] and
+ * hits[] by argument count let user space check what the program read.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/usdt.bpf.h>
+
+#define MAX_ARGS	12
+
+__u64 hits[MAX_ARGS + 1];
+__u64 sums[MAX_ARGS + 1];
+__u64 errors;
+
+SEC("usdt")
+int usdt_args(struct pt_regs *ctx)
+{
+	int i, n = bpf_usdt_arg_cnt(ctx);
+	__u64 sum = 0;
+	long val;
+
+	if (n < 0 || n > MAX_ARGS) {
+		errors++;
+		return 0;
+	}
+	for (i = 0; i < MAX_ARGS && i < n; i++) {
+		if (bpf_usdt_arg(ctx, i, &val))
+			errors++;
+		sum += val;
+	}
+	hits[n]++;
+	sums[n] += sum;
+	return 0;
+}
+
+char _license[] SEC("license") = "GPL";
