@@ -24,7 +24,7 @@ Q = @
 MAKEFLAGS += --no-print-directory
 endif
 
-.PHONY: help deps tree config kernel libbpf bpftool selftests test run bench \
+.PHONY: help deps tree config kernel libbpf bpftool selftests test run bench bench-save \
 	vm-shell export tree-reset checkpatch clean
 
 help:
@@ -74,10 +74,17 @@ test: selftests
 run: selftests
 	$(Q)VERBOSE_TESTS=1 selftests/run.sh $(T)
 
-## bench       benchmarks in the VM (so far: lookup cost per access), to build/bench/
+## bench       all benchmarks in the VM (~10 min), tables + CSV + PNG in build/bench/
 bench: selftests
 	$(Q)$(MAKE) -C selftests BUILD=$(BUILD) KSRC=$(KSRC) bench
 	$(Q)tools/bench/run.sh
+
+## bench-save  keep build/bench's tables and plots as the reference run (tools/bench/results/)
+bench-save:
+	$(Q)test -f $(BUILD)/bench/summary.md || { echo "no build/bench/summary.md: make bench first" >&2; exit 1; }
+	$(Q)rm -rf tools/bench/results && mkdir -p tools/bench/results
+	$(Q)cp $(BUILD)/bench/summary.md $(BUILD)/bench/*.csv $(BUILD)/bench/*.png tools/bench/results/
+	$(Q)echo "  SAVED   tools/bench/results/ (commit it)"
 
 ## vm-shell    interactive shell in the guest (exit or Ctrl-D to leave)
 vm-shell: kernel

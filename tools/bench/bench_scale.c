@@ -88,7 +88,7 @@ static int child(int mode, const char *target, int n)
 	char cg[64], path[96];
 	__u64 t0, t1, t2;
 
-	/* Per-site links take two fds each. */
+	/* Per-site links (kernels without uprobe_multi) take two fds each. */
 	if (setrlimit(RLIMIT_NOFILE, &rl))
 		bench_die("bench_scale: RLIMIT_NOFILE: %s", strerror(errno));
 	snprintf(cg, sizeof(cg), CGROOT "/bench_scale.%d", getpid());

@@ -88,6 +88,7 @@ int main(int argc, char **argv)
 	struct bench_stat st[NVAR];
 	struct bench_trigger *skel;
 	__u64 want, hkey = SLOT;
+	double spread;
 	__u32 key = SLOT;
 	FILE *f;
 
@@ -179,6 +180,14 @@ int main(int argc, char **argv)
 		printf("| %s | %.1f | %.1f | %.1f | %s | %s |\n", names[v], st[v].med, st[v].min,
 		       st[v].max, nets, ratio);
 	}
+	/* A clock whose rounds spread wider than the costs cannot rank them:
+	 * the empty program's interquartile range (per_call[0] is sorted).
+	 */
+	spread = per_call[0][(3 * rounds) / 4] - per_call[0][rounds / 4];
+	if (spread > st[2].med - st[0].med)
+		printf("\nNot resolved: the middle half of the empty program's rounds spreads\n"
+		       "over %.1f %s, more than attach data's net cost; only the larger\n"
+		       "differences mean anything.\n", spread, unit);
 	if (csv) {
 		f = fopen(csv, "w");
 		if (!f)

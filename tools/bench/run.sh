@@ -1,25 +1,68 @@
 #!/usr/bin/env bash
-# make bench: run the benchmarks in the patched kernel, once with QEMU's
+# make bench: every benchmark in the patched kernel, in QEMU: one boot with
 # -icount shift=0 (the guest clock counts instructions: deterministic) and
-# once on the wall clock of whatever accelerator ran.  Results (CSV and
-# Markdown) go to build/bench/; the tables are printed at the end.
-# So far: group 1, the lookup cost per access (tools/bench/bench_lookup.c).
+# one on the wall clock of whatever accelerator ran; then the lookups again
+# on the series + an experiment inlining bpf_get_attach_cookie() (after).
+# Results in build/bench/: CSV + Markdown per group and boot, PNG per group,
+# summary.md (all tables, printed at the end).
 set -euo pipefail
 . "$(dirname "$0")/../../kernel/lib.sh"
 
 out=$BUILD/bench
+bench=$TOP/tools/bench
+rm -rf "$out"
 mkdir -p "$out"
 accel=$(tail -n1 "$CACHE/kvm-probe" 2>/dev/null || echo tcg)
+icount_label="(guest instructions: QEMU $accel, -icount shift=0)"
+wall_label="(wall clock, QEMU $accel: emulated, not hardware, times)"
+t0=$(date +%s)
+
+inlined=$("$bench/inline-kernel.sh")
 cd "$BUILD/selftests"
+boot() {	# boot N KERNEL TAG [-i 0] -- GROUPS...
+	local n=$1 kernel=$2 tag=$3 unit=ns label=$wall_label
+	shift 3
+	local vmopts=()
+	if [ "$1" = -i ]; then
+		vmopts=(-i 0) unit="guest instructions" label=$icount_label
+		shift 2
+	fi
+	shift	# --
+	say BENCH "$n/3 ${kernel#"$TOP"/}, $tag: $*"
+	"$TOP/vm/run.sh" -k "$kernel" "${vmopts[@]}" -t 1500 -l "$out/$tag.serial.log" -- \
+		sh "$bench/guest.sh" "$out" "$tag" "$unit" "$label" "$@" >"$out/$tag.vm.log" 2>&1 ||
+		die "bench: the $tag boot failed, see $out/$tag.vm.log"
+}
+after=$KSRC/arch/x86/boot/bzImage
+boot 1 "$after" icount -i 0 -- lookup kprobe uprobe usdt
+boot 2 "$after" wall -- lookup kprobe uprobe usdt scale
+boot 3 "$inlined" icount-inline -i 0 -- lookup kprobe uprobe
 
-say BENCH "lookup cost, -icount shift=0"
-"$TOP/vm/run.sh" -i 0 -l "$out/icount.serial.log" -- ./bench_lookup -n 300 \
-	-o "$out/lookup-icount.csv" -u "guest instructions" \
-	-l "(guest instructions: QEMU $accel, -icount shift=0)" >"$out/lookup-icount.md"
-say BENCH "lookup cost, wall clock"
-"$TOP/vm/run.sh" -l "$out/wall.serial.log" -- ./bench_lookup -n 300 \
-	-o "$out/lookup-wall.csv" -u "ns" \
-	-l "(wall clock under QEMU $accel: emulated, not hardware, times)" >"$out/lookup-wall.md"
+"$bench/inline-table.sh" "$out" icount
+"$bench/plot.sh" "$out"
 
-grep -v '^vm: ' "$out/lookup-icount.md" "$out/lookup-wall.md" | sed 's/^[^:]*://'
-echo "results: $out/"
+{
+	echo "# Benchmark results"
+	echo
+	echo "Machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')),"
+	echo "$(free -g | awk '/^Mem:/ { print $2 }') GiB; QEMU $accel ($(qemu-system-x86_64 --version | head -n1 | awk '{ print $4 }')), 2 vCPUs, single-threaded TCG;"
+	echo "kernel: $(git -C "$KSRC" log -1 --format=%s base) + the $(git -C "$KSRC" rev-list --count base..HEAD) patches of patches/;"
+	t=$(( $(date +%s) - t0 ))
+	echo "tools/bench/run.sh took $((t / 60))m$((t % 60))s (the inlined kernel's build and the three boots)."
+	for f in lookup-icount lookup-wall kprobe-icount kprobe-wall uprobe-icount uprobe-wall \
+		 usdt-icount usdt-wall scale-wall; do
+		echo
+		cat "$out/$f.md"
+	done
+	echo
+	echo "### Inlining bpf_get_attach_cookie() (experiment), before/after (net guest instructions)"
+	echo
+	echo "The series, then the series + tools/bench/inline-attach-cookie.patch, each in its own"
+	echo "boot with -icount shift=0 (deterministic).  Not measured on the wall clock: two TCG"
+	echo "boots differ by more than the effect."
+	echo
+	cat "$out/inline-icount.md"
+} >"$out/summary.md"
+cat "$out/summary.md"
+echo
+say BENCH "results in ${out#"$TOP"/}/: summary.md, *.csv, *.md, lookup.png usdt.png scale.png"
