@@ -74,7 +74,7 @@ test: selftests
 run: selftests
 	$(Q)VERBOSE_TESTS=1 selftests/run.sh $(T)
 
-## bench       all benchmarks in the VM (~10 min), tables + CSV + PNG in build/bench/
+## bench       all benchmarks in the VM (~2.5 min + build), tables + CSV + PNG in build/bench/
 bench: selftests
 	$(Q)$(MAKE) -C selftests BUILD=$(BUILD) KSRC=$(KSRC) bench
 	$(Q)tools/bench/run.sh
