@@ -287,6 +287,22 @@ int main(int argc, char **argv)
 		printf(" %.2f | %.2f |\n", (st[M_ARRAY][i].med - sb[i].med) / ad,
 		       (st[M_IP][i].med - sb[i].med) / ad);
 	}
+	/* A clock whose samples spread wider than the modes' difference
+	 * cannot rank them: the interquartile range of attach data's samples
+	 * (v[][] is sorted).
+	 */
+	for (i = 0; i < NK; i++) {
+		int n = nv[M_AD][i];
+		double iqr = v[M_AD][i][(3 * n) / 4] - v[M_AD][i][n / 4];
+		double d = st[M_ARRAY][i].med - st[M_AD][i].med;
+
+		if (iqr > (d < 0 ? -d : d)) {
+			printf("\nNot resolved: the middle half of attach data's samples spreads wider\n"
+			       "than its difference to cookie+ARRAY (%d args: %.1f against %.1f %s).\n",
+			       nargs[i], iqr, d, unit);
+			break;
+		}
+	}
 	if (csv) {
 		f = fopen(csv, "w");
 		if (!f)
