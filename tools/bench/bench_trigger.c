@@ -6,6 +6,7 @@
  * trigger.  Rounds interleave the variants (in a rotating order), and each
  * variant reports the median, min and max over the rounds.  "no probe" is the
  * bare loop; "net" is a variant's cost minus that of the empty program.
+ * On the wall clock (-u ns), calls/s is the trigger throughput.
  *
  *   bench_trigger [-t kprobe|uprobe] [-n CALLS] [-r ROUNDS] [-o CSV]
  *                 [-l LABEL] [-u UNIT]
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
 	const char *csv = NULL, *label = "", *unit = "ns", *type = "kprobe";
 	static double per_call[NVAR][MAX_ROUNDS];
 	struct per_attach pa = { .val = SLOT };
-	int calls = 5000, rounds = 7, r, i, v, opt, uprobe;
+	int calls = 5000, rounds = 7, r, i, v, opt, uprobe, wall;
 	struct bench_stat st[NVAR];
 	struct bench_trigger *skel;
 	__u64 want, hkey = SLOT;
@@ -111,6 +112,7 @@ int main(int argc, char **argv)
 	if (strcmp(type, "kprobe") && strcmp(type, "uprobe"))
 		bench_die("bench_trigger: -t kprobe or uprobe");
 	uprobe = !strcmp(type, "uprobe");
+	wall = !strcmp(unit, "ns");
 	if (calls < 1 || rounds < 1 || rounds > MAX_ROUNDS)
 		bench_die("bench_trigger: bad -n or -r");
 
@@ -165,11 +167,12 @@ int main(int argc, char **argv)
 	printf("%d rounds x %d %s, variants interleaved, one attached at a time;\n"
 	       "%s per call (median, min, max); net = minus the empty program's median\n\n",
 	       rounds, calls, uprobe ? "calls of a uprobed function" : "getpgid() calls", unit);
-	printf("| variant | median | min | max | net | net / attach data |\n");
-	printf("|---|---:|---:|---:|---:|---:|\n");
+	printf("| variant | median | min | max | net | net / attach data |%s\n",
+	       wall ? " calls/s (median) |" : "");
+	printf("|---|---:|---:|---:|---:|---:|%s\n", wall ? "---:|" : "");
 	for (i = 0; i < NVAR; i++) {
 		double ad = st[2].med - st[0].med, net;
-		char nets[32] = "", ratio[32] = "";
+		char nets[32] = "", ratio[32] = "", rate[32] = "";
 
 		v = (i + NVAR - 1) % NVAR;	/* "no probe" first */
 		net = st[v].med - st[0].med;
@@ -177,8 +180,10 @@ int main(int argc, char **argv)
 			snprintf(nets, sizeof(nets), "%.1f", net);
 		if (v != NOPROBE && v && ad > 0)
 			snprintf(ratio, sizeof(ratio), "%.2f", net / ad);
-		printf("| %s | %.1f | %.1f | %.1f | %s | %s |\n", names[v], st[v].med, st[v].min,
-		       st[v].max, nets, ratio);
+		if (wall)	/* trigger throughput */
+			snprintf(rate, sizeof(rate), " %.0f |", 1e9 / st[v].med);
+		printf("| %s | %.1f | %.1f | %.1f | %s | %s |%s\n", names[v], st[v].med,
+		       st[v].min, st[v].max, nets, ratio, rate);
 	}
 	/* A clock whose rounds spread wider than the costs cannot rank them:
 	 * the empty program's interquartile range (per_call[0] is sorted).

@@ -287,6 +287,15 @@ int main(int argc, char **argv)
 		printf(" %.2f | %.2f |\n", (st[M_ARRAY][i].med - sb[i].med) / ad,
 		       (st[M_IP][i].med - sb[i].med) / ad);
 	}
+	if (!strcmp(unit, "ns")) {	/* trigger throughput */
+		printf("\nThroughput, hits/s (median):\n\n");
+		printf("| args | no probe | attach data | cookie+ARRAY | IP+HASH |\n");
+		printf("|---:|---:|---:|---:|---:|\n");
+		for (i = 0; i < NK; i++)
+			printf("| %d | %.0f | %.0f | %.0f | %.0f |\n", nargs[i], 1e9 / sb[i].med,
+			       1e9 / st[M_AD][i].med, 1e9 / st[M_ARRAY][i].med,
+			       1e9 / st[M_IP][i].med);
+	}
 	/* A clock whose samples spread wider than the modes' difference
 	 * cannot rank them: the interquartile range of attach data's samples
 	 * (v[][] is sorted).
