@@ -18,15 +18,9 @@
 #include <bpf/bpf.h>
 #define LOOPS		1000
 #define SAMPLES		512
-#define SLOT		5
 #define KPROBE_FUNC	"__x64_sys_getpgid"
 
-/* as in progs/bench_lookup.bpf.c */
-struct per_attach {
-	__u64 val;
-	__u64 pad[3];
-};
-
+#include "progs/bench_lookup.h"
 #include "bench_lookup.skel.h"
 
 static const char *const names[] = {
@@ -88,7 +82,7 @@ int main(int argc, char **argv)
 	for (v = 0; v < 7; v++) {
 		LIBBPF_OPTS(bpf_kprobe_opts, opts);
 
-		if (v == 2) {
+		if (v == V_ATTACH_DATA) {
 			opts.attach_data = &blob;
 			opts.attach_data_size = sizeof(blob);
 		} else {

@@ -19,18 +19,13 @@
 #include <bpf/bpf.h>
 #include "bench.h"
 
-#define SLOT		5
 #define MAX_ROUNDS	64
 #define KPROBE_FUNC	"__x64_sys_getpgid"
 
-struct per_attach {		/* as in progs/bench_trigger.bpf.c */
-	__u64 val;
-	__u64 pad[3];
-};
-
+#include "progs/bench_lookup.h"
 #include "bench_trigger.skel.h"
 
-enum { NOPROBE = 7, NVAR };
+enum { NOPROBE = V_CNT, NVAR };
 static const char *const names[NVAR] = {
 	"empty program", "cookie (u64)", "attach data", "global array[cookie]",
 	"ARRAY map[cookie]", "HASH map[cookie]", "HASH map[IP]", "no probe",
@@ -65,7 +60,7 @@ static struct bpf_link *attach(struct bench_trigger *skel, int v, int uprobe)
 	LIBBPF_OPTS(bpf_kprobe_opts, kopts);
 	struct bpf_link *link;
 
-	if (v == 2) {
+	if (v == V_ATTACH_DATA) {
 		uopts.attach_data = kopts.attach_data = &blob;
 		uopts.attach_data_size = kopts.attach_data_size = sizeof(blob);
 	} else {
@@ -133,7 +128,7 @@ int main(int argc, char **argv)
 			if (v != NOPROBE) {
 				link = attach(skel, v, uprobe);
 				trigger(uprobe, 1);	/* warm up; learns the IP */
-				if (v == 6 && r == 0) {
+				if (v == V_HASH_IP && r == 0) {
 					hkey = skel->bss->seen_ip;
 					if (bpf_map__update_elem(skel->maps.hash, &hkey, sizeof(hkey),
 								 &pa, sizeof(pa), 0))
@@ -153,7 +148,7 @@ int main(int argc, char **argv)
 	 */
 	want = (__u64)rounds * (calls + 1);
 	for (v = 0; v < NOPROBE; v++) {
-		__u64 h = skel->bss->hits[v], fd = skel->bss->found[v] + (v == 6);
+		__u64 h = skel->bss->hits[v], fd = skel->bss->found[v] + (v == V_HASH_IP);
 
 		if (h != want || fd != want)
 			bench_die("bench_trigger: %s: %llu hits, %llu found, want %llu",
@@ -171,11 +166,11 @@ int main(int argc, char **argv)
 	       wall ? " calls/s (median) |" : "");
 	printf("|---|---:|---:|---:|---:|---:|%s\n", wall ? "---:|" : "");
 	for (i = 0; i < NVAR; i++) {
-		double ad = st[2].med - st[0].med, net;
+		double ad = st[V_ATTACH_DATA].med - st[V_EMPTY].med, net;
 		char nets[32] = "", ratio[32] = "", rate[32] = "";
 
 		v = (i + NVAR - 1) % NVAR;	/* "no probe" first */
-		net = st[v].med - st[0].med;
+		net = st[v].med - st[V_EMPTY].med;
 		if (v != NOPROBE && v)
 			snprintf(nets, sizeof(nets), "%.1f", net);
 		if (v != NOPROBE && v && ad > 0)
@@ -189,7 +184,7 @@ int main(int argc, char **argv)
 	 * the empty program's interquartile range (per_call[0] is sorted).
 	 */
 	spread = per_call[0][(3 * rounds) / 4] - per_call[0][rounds / 4];
-	if (spread > st[2].med - st[0].med)
+	if (spread > st[V_ATTACH_DATA].med - st[V_EMPTY].med)
 		printf("\nNot resolved: the middle half of the empty program's rounds spreads\n"
 		       "over %.1f %s, more than attach data's net cost; only the larger\n"
 		       "differences mean anything.\n", spread, unit);
@@ -199,7 +194,8 @@ int main(int argc, char **argv)
 			bench_die("bench_trigger: %s: %s", csv, strerror(errno));
 		fprintf(f, "trigger,variant,unit,median,min,max,net,net_ratio_to_attach_data\n");
 		for (v = 0; v < NVAR; v++) {
-			double ad = st[2].med - st[0].med, net = st[v].med - st[0].med;
+			double ad = st[V_ATTACH_DATA].med - st[V_EMPTY].med;
+			double net = st[v].med - st[V_EMPTY].med;
 
 			fprintf(f, "%s,%s,%s,%.2f,%.2f,%.2f,%.2f,%.3f\n", type, names[v], unit,
 				st[v].med, st[v].min, st[v].max, v == NOPROBE ? 0 : net,

@@ -8,31 +8,8 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+#include "bench_lookup.h"
 
-#define GBL_SLOTS	64
-
-enum { V_EMPTY, V_COOKIE, V_ATTACH_DATA, V_GLOBAL, V_ARRAY, V_HASH, V_HASH_IP, V_CNT };
-
-struct per_attach {
-	__u64 val;
-	__u64 pad[3];
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, GBL_SLOTS);
-	__type(key, __u32);
-	__type(value, struct per_attach);
-} arr SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
-	__type(key, __u64);
-	__type(value, struct per_attach);
-} hash SEC(".maps");
-
-struct per_attach gbl[GBL_SLOTS];
 __u64 hits[V_CNT];
 __u64 found[V_CNT];
 __u64 seen_ip;
