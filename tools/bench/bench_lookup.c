@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
+#include "bench.h"
 #define LOOPS		1000
 #define SAMPLES		512
 #define KPROBE_FUNC	"__x64_sys_getpgid"
@@ -28,21 +29,15 @@ static const char *const names[] = {
 	"ARRAY map[cookie]", "HASH map[cookie]", "HASH map[IP]",
 };
 
-static int cmp_u64(const void *a, const void *b)
-{
-	__u64 x = *(const __u64 *)a, y = *(const __u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 int main(int argc, char **argv)
 {
 	struct per_attach pa = { .val = SLOT }, blob = { .val = SLOT };
 	const char *csv = NULL, *label = "", *unit = "ns";
-	struct bpf_link *links[7] = {};
+	struct bpf_link *links[V_CNT] = {};
 	struct bench_lookup *skel;
-	struct bpf_program *progs[7];
-	double med[7], lo[7], hi[7];
+	struct bpf_program *progs[V_CNT];
+	struct bench_stat st[V_CNT];
+	static double per[SAMPLES];
 	int firings = 300, i, v, opt, err = 1;
 	__u32 key = SLOT;
 	__u64 hkey = SLOT;
@@ -72,14 +67,14 @@ int main(int argc, char **argv)
 	    bpf_map__update_elem(skel->maps.hash, &hkey, sizeof(hkey), &pa, sizeof(pa), 0))
 		goto out;
 
-	progs[0] = skel->progs.empty;
-	progs[1] = skel->progs.cookie;
-	progs[2] = skel->progs.attach_data;
-	progs[3] = skel->progs.global_array;
-	progs[4] = skel->progs.array_map;
-	progs[5] = skel->progs.hash_map;
-	progs[6] = skel->progs.hash_ip;
-	for (v = 0; v < 7; v++) {
+	progs[V_EMPTY] = skel->progs.empty;
+	progs[V_COOKIE] = skel->progs.cookie;
+	progs[V_ATTACH_DATA] = skel->progs.attach_data;
+	progs[V_GLOBAL] = skel->progs.global_array;
+	progs[V_ARRAY] = skel->progs.array_map;
+	progs[V_HASH] = skel->progs.hash_map;
+	progs[V_HASH_IP] = skel->progs.hash_ip;
+	for (v = 0; v < V_CNT; v++) {
 		LIBBPF_OPTS(bpf_kprobe_opts, opts);
 
 		if (v == V_ATTACH_DATA) {
@@ -105,7 +100,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < firings; i++)
 		syscall(SYS_getpgid, 0);
 
-	for (v = 0; v < 7; v++) {
+	for (v = 0; v < V_CNT; v++) {
 		__u64 *s = skel->bss->samples[v];
 		int n = skel->bss->nsamples[v] < SAMPLES ? skel->bss->nsamples[v] : SAMPLES;
 
@@ -113,10 +108,9 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench_lookup: %s ran %d times, want %d\n", names[v], n, firings);
 			goto out;
 		}
-		qsort(s, n, sizeof(*s), cmp_u64);
-		med[v] = (double)s[n / 2] / LOOPS;
-		lo[v] = (double)s[0] / LOOPS;
-		hi[v] = (double)s[n - 1] / LOOPS;
+		for (i = 0; i < n; i++)
+			per[i] = (double)s[i] / LOOPS;
+		st[v] = bench_stat(per, n);
 	}
 
 	printf("\n### Lookup cost per access %s\n\n", label);
@@ -125,31 +119,33 @@ int main(int argc, char **argv)
 	       firings, LOOPS, unit);
 	printf("| variant | median | min | max | net | net / attach data |\n");
 	printf("|---|---:|---:|---:|---:|---:|\n");
-	for (v = 0; v < 7; v++) {
-		double net = med[v] - med[0], ad = med[2] - med[0];
+	for (v = 0; v < V_CNT; v++) {
+		double net = st[v].med - st[V_EMPTY].med;
+		double ad = st[V_ATTACH_DATA].med - st[V_EMPTY].med;
 		char ratio[32] = "";
 
 		if (v && ad > 0)
 			snprintf(ratio, sizeof(ratio), "%.2f", net / ad);
-		printf("| %s | %.2f | %.2f | %.2f | %.2f | %s |\n", names[v], med[v], lo[v], hi[v],
-		       v ? net : 0.0, ratio);
+		printf("| %s | %.2f | %.2f | %.2f | %.2f | %s |\n", names[v], st[v].med, st[v].min,
+		       st[v].max, v ? net : 0.0, ratio);
 	}
 	if (csv) {
 		f = fopen(csv, "w");
 		if (!f)
 			goto out;
 		fprintf(f, "variant,unit,median,min,max,net,net_ratio_to_attach_data\n");
-		for (v = 0; v < 7; v++) {
-			double ad = med[2] - med[0];
+		for (v = 0; v < V_CNT; v++) {
+			double ad = st[V_ATTACH_DATA].med - st[V_EMPTY].med;
+			double net = st[v].med - st[V_EMPTY].med;
 
-			fprintf(f, "%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f\n", names[v], unit, med[v], lo[v], hi[v],
-				med[v] - med[0], ad > 0 ? (med[v] - med[0]) / ad : 0.0);
+			fprintf(f, "%s,%s,%.3f,%.3f,%.3f,%.3f,%.3f\n", names[v], unit, st[v].med,
+				st[v].min, st[v].max, net, ad > 0 ? net / ad : 0.0);
 		}
 		fclose(f);
 	}
 	err = 0;
 out:
-	for (v = 0; v < 7; v++)
+	for (v = 0; v < V_CNT; v++)
 		bpf_link__destroy(links[v]);
 	bench_lookup__destroy(skel);
 	return err;
