@@ -2,7 +2,7 @@
 # Build build/linux's bzImage with ccache.  The ccache settings make a fresh
 # clone at another path hit the cache of an earlier one.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
 export CCACHE_BASEDIR=$KSRC CCACHE_NOHASHDIR=1 CCACHE_SLOPPINESS=time_macros

@@ -2,7 +2,7 @@
 # Configure build/linux: tinyconfig + Kconfig.fragment, then check that every
 # option of the fragment stuck.  Skipped when neither input changed.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 frag=$TOP/Kconfig.fragment
 stamp=$KSRC/.config.fragment

@@ -6,7 +6,7 @@ set -euo pipefail
 declare -A PKGS=(
 	[build]="gcc make flex bison bc libelf-dev libssl-dev cpio dwarves ccache xz-utils git rsync python3"
 	[vm]="qemu-system-x86 busybox-static"
-	[bpf]="clang-16 llvm-16 lld-16 libelf-dev libzstd-dev zlib1g-dev libcap-dev pkg-config binutils-dev systemtap-sdt-dev g++"
+	[bpf]="clang-19 llvm-19 lld-19 openssl libelf-dev libzstd-dev zlib1g-dev libcap-dev pkg-config binutils-dev systemtap-sdt-dev g++"
 	[bench]="gnuplot-nox"
 )
 

@@ -3,7 +3,7 @@
 # git format-patch with a cover letter and stable names, so that
 # apply (kernel/tree.sh) then export changes nothing.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 [ -d "$KSRC/.git" ] || die "no kernel tree at $KSRC (make tree)"
 git_k() { git -C "$KSRC" "$@"; }

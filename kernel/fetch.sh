@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Download Debian's linux-source-6.12 .deb (pinned version), verify it, and
+# Download Debian's linux-source-X.Y .deb (pinned version), verify it, and
 # cache the source tarball outside the build tree.
 # Prints the path of the cached tarball on stdout.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 mkdir -p "$CACHE/src"
 
@@ -22,10 +22,11 @@ apt_index_update
 versions=$(apt_cache madison "$SRC_PKG" | awk -F'|' '{gsub(/ /, "", $2); print $2}')
 version=$SRC_VERSION
 if ! grep -qxF -- "$SRC_VERSION" <<<"$versions"; then
-	version=$(grep '^6\.12\.' <<<"$versions" | sort -V | tail -n1 || true)
-	[ -n "$version" ] || die "$SRC_PKG: no 6.12.y version on $MIRROR $SRC_SUITE"
+	series=${SRC_PKG#linux-source-}
+	version=$(grep "^${series//./\\.}\\." <<<"$versions" | sort -V | tail -n1 || true)
+	[ -n "$version" ] || die "$SRC_PKG: no $series.y version on $MIRROR $SRC_SUITE"
 	loud "$SRC_PKG $SRC_VERSION (the tested, pinned version) is gone from the mirror." \
-	     "Using the newest 6.12.y instead: $version (verified by apt's signed index only)." \
+	     "Using the newest $series.y instead: $version (verified by apt's signed index only)." \
 	     "The series will be applied with 3-way merge; update kernel/source.conf once tested."
 	tar_out=$(tarball_for "$version")
 	if [ -s "$tar_out" ]; then
@@ -34,7 +35,7 @@ if ! grep -qxF -- "$SRC_VERSION" <<<"$versions"; then
 	fi
 fi
 
-say FETCH "$SRC_PKG $version (~150 MB)" >&2
+say FETCH "$SRC_PKG $version (~170 MB)" >&2
 quiet apt_priv install -y --download-only --no-install-recommends "$SRC_PKG=$version" >&2 ||
 	quiet apt_priv download "$SRC_PKG=$version" >&2
 deb=$(ls "$APT/archives/${SRC_PKG}_${version//:/%3a}_all.deb" 2>/dev/null ||

@@ -3,7 +3,7 @@
 # patches/*.patch applied on top with git am.  Re-applies the series when
 # patches/ changed, but never throws away kernel work that is not exported.
 set -euo pipefail
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 git_k() { git -C "$KSRC" "$@"; }
 patch_list() { ls "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '/0000-cover-letter.patch$' || true; }

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# Run every test: host-side checks (selftests/host/*.sh), then test_progs in
-# the VM.  One result line per test; the last line is "N passed, N failed".
-# A kernel splat during the VM run is a failed test of its own
-# (kernel_log_clean).  Results and logs land in build/results/.
+# Run every test: host-side checks (selftests/host/*.sh), then the tree's
+# test_progs in the VM, on the patched kernel and on Debian's stock kernels.
+# Which tests run on which kernel: the lists in selftests/lists/ (test_progs'
+# -a@FILE/-d@FILE).  One result line per (sub)test, read from test_progs'
+# output and checked against its --json-summary; the last line is
+# "N passed, N failed".  A kernel splat during a VM run is a failed test of
+# its own (kernel_log_clean).  Results and logs land in build/results/.
 #
-#   selftests/run.sh [GLOB[/GLOB][,...]]     only the matching tests
+#   selftests/run.sh [GLOB[/GLOB][,...]]     only the matching tests (test_progs
+#                                             -a); a stock kernel's name (e.g.
+#                                             stock-6.1) runs its tests
 set -euo pipefail
-. "$(dirname "$0")/../kernel/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 filter=${1:-}
 RES=$BUILD/results
+LISTS=$TOP/selftests/lists
 mkdir -p "$RES"
+rm -f "$RES"/*.json
 : >"$RES/results.txt"
 
 matches() {	# matches NAME: does NAME pass the filter (test part of each glob)?
@@ -40,66 +47,79 @@ for t in "$TOP"/selftests/host/*.sh; do
 	fi
 done
 
-# test_progs in a guest: vm_tests NAME LABEL FILTER [vm/run.sh options].
-# Logs go to $RES/NAME*.log; result names get LABEL as a prefix; a kernel
+# test_progs in a guest:
+#   vm_tests NAME LABEL MODE [vm/run.sh options] -- [test_progs options]
+# MODE is the USDT mode libbpf must choose on that kernel (the tests assert
+# it).  Logs go to $RES/NAME.*; result names get LABEL as a prefix; a kernel
 # splat fails LABEL"kernel_log_clean"(NAME).  Output goes to stdout.
 vm_tests() {
-	local name=$1 label=$2 tfilter=$3 rc
+	local name=$1 label=$2 mode=$3 rc lines vmopts=() tpopts=()
 	shift 3
-	local log=$RES/$name.serial.log tp_args=()
-	[ -z "$tfilter" ] || tp_args+=(-t "$tfilter")
-	[ -z "${VERBOSE_TESTS:-}" ] || tp_args+=(-v)
-	if [ -n "$tfilter" ] && [ -z "$("$tp" -l "${tp_args[@]}" 2>/dev/null)" ]; then
-		return 0	# no VM test matches the filter
+	while [ "$1" != -- ]; do vmopts+=("$1"); shift; done
+	shift
+	tpopts=("$@")
+	[ -z "${VERBOSE_TESTS:-}" ] || tpopts+=(-v)
+	if [ -z "$(cd "$BUILD/selftests" && ./test_progs -l "${tpopts[@]}" 2>/dev/null)" ]; then
+		return 0	# no test of this guest matches the filter
 	fi
 	set +e
 	# From test_progs' directory: the USDT tests trace ./test_progs and
 	# ./urandom_read.
-	(cd "$BUILD/selftests" && "$TOP/vm/run.sh" -l "$log" "$@" -- "$tp" "${tp_args[@]}") 2>&1 |
-		tee "$RES/$name.vm.log" | grep -v '^Summary: ' |
-		sed -E "s/^(PASS|FAIL|SKIP) /\1 $label/"
-	rc=${PIPESTATUS[0]}
+	(cd "$BUILD/selftests" && "$TOP/vm/run.sh" -l "$RES/$name.serial.log" "${vmopts[@]}" -- \
+		env USDT_EXPECT_MODE="$mode" ./test_progs "${tpopts[@]}" \
+		--json-summary="$RES/$name.json") >"$RES/$name.vm.log" 2>&1
+	rc=$?
 	set -e
-	grep -E '^(PASS|FAIL|SKIP) ' "$RES/$name.vm.log" |
-		sed -E "s/^(PASS|FAIL|SKIP) /\1 $label/" >>"$RES/results.txt" || true
+	[ -z "${VERBOSE_TESTS:-}" ] || cat "$RES/$name.vm.log"
+	lines=$("$TOP/selftests/tp-results.py" "$label" "$RES/$name.vm.log" "$RES/$name.json") || true
+	printf '%s\n' "$lines" | tee -a "$RES/results.txt"
+	if grep -q '^FAIL ' <<<"$lines" && [ -z "${VERBOSE_TESTS:-}" ]; then
+		sed -n '/^All error logs:/,$p' "$RES/$name.vm.log" | sed 's/^/    | /' | head -n 200
+	fi
 	case $rc in
 	0|1) result PASS "${label}kernel_log_clean($name)" ;;
 	99)  result FAIL "${label}kernel_log_clean($name)" ;;
-	*)   result FAIL "${label}vm_run($name, exit $rc, see $log)" ;;
+	*)   result FAIL "${label}vm_run($name, exit $rc, see $RES/$name.vm.log)" ;;
 	esac
 }
-
-tp=$BUILD/selftests/test_progs
 
 # The patched kernel.  KFENCE samples an allocation every millisecond: a
 # use-after-free of attach data in the lifetime tests is then caught.
 patched=(-p kfence.sample_interval=1)
 
-# Debian's stock kernel, unmodified: the same test binary, and libbpf must
-# fall back to cookie + ARRAY by itself.
+# Debian's unmodified kernels (STOCK_KERNELS, kernel/source.conf): the same
+# test binary, and libbpf must fall back by itself, to cookie + ARRAY on a
+# uprobe_multi link (7.3, 6.12) or on per-site perf-event uprobes (6.1, which
+# has no uprobe_multi).
 stock_tests() {
-	local stock
-
-	stock=$("$TOP/vm/stock-kernel.sh")
-	vm_tests stock stock_kernel: 'usdt*,cookie,attach_data_feature' \
-		-k "$stock/vmlinuz" -r "$stock/initrd.gz"
+	local k mode dir deny
+	for k in "${STOCK_KERNELS[@]}"; do
+		matches "$k" || continue
+		case $k in
+		stock-6.1) mode=cookie_perf ;;
+		*) mode=cookie_multi ;;
+		esac
+		dir=$("$TOP/vm/stock-kernel.sh" "$k")
+		deny=()
+		[ ! -f "$LISTS/$k.deny" ] || deny=(-d@"$LISTS/$k.deny")
+		vm_tests "$k" "$k:" "$mode" -k "$dir/vmlinuz" -r "$dir/initrd.gz" -- \
+			-a@"$LISTS/stock.allow" "${deny[@]}"
+	done
 }
 
 # Unfiltered, the tests run in two guests at once, one per host core (each
-# guest is single-threaded TCG): the USDT tests, whose many uprobe links take
-# long to detach; and all the others followed by the stock kernel's run,
-# printed when both are done.
+# guest is single-threaded TCG): the USDT tests, whose many uprobes take long
+# to attach and detach; and all the others followed by the stock kernels'
+# runs, printed when both are done.
 if [ -z "$filter" ]; then
-	others=$("$tp" -l | grep -v '^usdt' | paste -sd, -)
-	{ vm_tests others "" "$others" "${patched[@]}"; stock_tests; } >"$RES/others.out" 2>&1 &
-	vm_tests usdt "" 'usdt*' "${patched[@]}"
+	{ vm_tests others "" attach_data "${patched[@]}" -- -d 'usdt*' -d@"$LISTS/patched.deny"
+	  stock_tests; } >"$RES/others.out" 2>&1 &
+	vm_tests usdt "" attach_data "${patched[@]}" -- -a 'usdt*' -d@"$LISTS/patched.deny"
 	wait $!
 	cat "$RES/others.out"
 else
-	vm_tests main "" "$filter" "${patched[@]}"
-	if matches stock_kernel; then
-		stock_tests
-	fi
+	vm_tests main "" attach_data "${patched[@]}" -- -a "$filter" -d@"$LISTS/patched.deny"
+	stock_tests
 fi
 
 pass=$(grep -c '^PASS ' "$RES/results.txt" || true)

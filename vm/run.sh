@@ -17,7 +17,7 @@
 #   -a ACCEL     kvm or tcg (default: probe KVM once, else TCG)
 #   -p ARGS      extra kernel command line
 set -euo pipefail
-. "$(dirname "$0")/../kernel/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 kernel=$KSRC/arch/x86/boot/bzImage initrd= cpus=2 mem=1024 icount= timeout=900
 log= accel=${VM_ACCEL:-} extra= shell=0

@@ -2,7 +2,7 @@
 # patches/ is the source of truth: exporting the tree that kernel/tree.sh
 # made from it must give back identical files.
 set -euo pipefail
-. "$(dirname "$0")/../../kernel/lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 
 read -r _ head <"$SERIES_STATE"
 if [ "$(git -C "$KSRC" rev-parse HEAD)" != "$head" ]; then

@@ -7,10 +7,11 @@
  */
 #include <sys/wait.h>
 #include "test_progs.h"
+#include "usdt_mode.h"
 
 #define MAX_EVENTS 32
 
-/* as in progs/usdt_libstdcxx.bpf.c */
+/* as in progs/usdt_libstdcxx.c */
 struct event {
 	__u64 kind;
 	__u64 obj;
@@ -81,9 +82,8 @@ void test_usdt_libstdcxx(void)
 	skel = usdt_libstdcxx__open_and_load();
 	if (!ASSERT_OK_PTR(skel, "skel_open_and_load"))
 		goto out;
-	printf("usdt_libstdcxx: %s, %s mode\n", lib,
-	       bpf_program__attach_data_type(skel->progs.on_throw) ? "attach data" :
-								    "cookie + ARRAY");
+	printf("usdt_libstdcxx: %s, %s mode\n", lib, usdt_mode(skel->progs.on_throw));
+	assert_usdt_mode(skel->progs.on_throw, false);
 	skel->links.on_throw = bpf_program__attach_usdt(skel->progs.on_throw, pid, lib,
 							"libstdcxx", "throw", NULL);
 	skel->links.on_catch = bpf_program__attach_usdt(skel->progs.on_catch, pid, lib,

@@ -8,6 +8,7 @@
  */
 #include <sys/sdt.h>
 #include "test_progs.h"
+#include "usdt_mode.h"
 #include "usdt_many_specs.skel.h"
 
 #define SITES 1000
@@ -39,6 +40,7 @@ void test_usdt_many_specs(void)
 	if (!ASSERT_OK_PTR(skel, "skel_open_and_load"))
 		return;
 	skel->bss->my_pid = getpid();
+	assert_usdt_mode(skel->progs.site, false);
 
 	link = bpf_program__attach_usdt(skel->progs.site, 0, "/proc/self/exe", "many", "site",
 					NULL);

@@ -4,6 +4,7 @@
  */
 #include <sys/sdt.h>
 #include "test_progs.h"
+#include "usdt_mode.h"
 #include "usdt_opt_out.skel.h"
 
 noinline void usdt_opt_out_fire(long x)
@@ -24,6 +25,7 @@ void test_usdt_opt_out(void)
 		return;
 	skel->bss->my_pid = getpid();
 	ASSERT_NULL(bpf_program__attach_data_type(skel->progs.opt_out), "no_attach_data");
+	assert_usdt_mode(skel->progs.opt_out, true);
 
 	link = bpf_program__attach_usdt(skel->progs.opt_out, 0, "/proc/self/exe", "opt", "out",
 					NULL);

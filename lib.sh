@@ -1,6 +1,7 @@
-# Shared settings for kernel/*.sh and vm/*.sh (sourced, not run).
+# The one library every script of the project sources (not run): paths,
+# the cache, the pinned sources, output helpers and the private apt setup.
 # shellcheck shell=bash
-TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE=${ATTACH_DATA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/attach-data}
 BUILD=${BUILD:-$TOP/build}
 KSRC=${ATTACH_DATA_KSRC:-$BUILD/linux}	# another tree: tools/bench/before-kernel.sh
@@ -37,18 +38,25 @@ quiet() {
 	fi
 }
 
-# A private apt configuration that reads only $SRC_SUITE, so the host's
-# sources are left alone.  apt_index_update fetches its index once a run.
+# A private apt configuration that reads only one suite, so the host's sources
+# are left alone.  apt_index_update [SUITE] (default $SRC_SUITE) fetches that
+# suite's index, once a run, and points apt_priv and apt_cache at it; each
+# suite keeps its own sources.list and lists.
 APT=$CACHE/apt
-APT_OPTS=(-o Dir::Etc::SourceList="$APT/sources.list" -o Dir::Etc::SourceParts=/dev/null
-	-o Dir::State::Lists="$APT/lists" -o Dir::Cache="$APT"
-	-o Dir::Cache::archives="$APT/archives" -o Debug::NoLocking=1)
+apt_suite() {
+	APT_OPTS=(-o Dir::Etc::SourceList="$APT/$1.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists="$APT/lists/$1" -o Dir::Cache="$APT"
+		-o Dir::Cache::archives="$APT/archives" -o Debug::NoLocking=1)
+}
+apt_suite "$SRC_SUITE"
 apt_priv()  { apt-get -q "${APT_OPTS[@]}" "$@"; }
 apt_cache() { apt-cache "${APT_OPTS[@]}" "$@"; }
 apt_index_update() {
-	mkdir -p "$APT/lists/partial" "$APT/archives/partial"
-	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $SRC_SUITE main" \
-		>"$APT/sources.list"
-	say FETCH "apt index of $SRC_SUITE" >&2
+	local suite=${1:-$SRC_SUITE}
+	apt_suite "$suite"
+	mkdir -p "$APT/lists/$suite/partial" "$APT/archives/partial"
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $MIRROR $suite main" \
+		>"$APT/$suite.list"
+	say FETCH "apt index of $suite" >&2
 	quiet apt_priv update >&2
 }

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""One result line per test from a run of the tree's test_progs.
+
+  tp-results.py LABEL STDOUT JSON
+
+Reads the runner's output (its "#N name:RESULT" and "#N/M name/sub:RESULT"
+lines) for the names of what ran, and its --json-summary for the verdict:
+the failures JSON lists must be exactly those the output shows, and its
+counts must agree (with -v it lists none: the counts must).  Prints "PASS|FAIL|SKIP LABELname[/sub]" per subtest (per
+test for tests without subtests, and for a test that failed outside its
+subtests), and exits 1 if the two disagree or the JSON is missing.
+"""
+import json
+import re
+import sys
+
+LINE = re.compile(r'^#(\d+)(?:/(\d+))?\s+(\S+?):(OK|FAIL|SKIP)\b')
+
+
+def main():
+    label, out_path, json_path = sys.argv[1:4]
+    tests, subs = {}, {}
+    with open(out_path, errors='replace') as f:
+        for line in f:
+            if line.startswith('All error logs:'):
+                break	# the failures again, from the summary
+            m = LINE.match(line)
+            if not m:
+                continue
+            num, sub, name, res = m.groups()
+            if sub is None:
+                tests[name] = res
+            else:
+                subs.setdefault(name.split('/', 1)[0], {})[name] = res
+
+    verdict = {'OK': 'PASS', 'FAIL': 'FAIL', 'SKIP': 'SKIP'}
+    out_fails = set()
+    for test, res in tests.items():
+        leaves = subs.get(test, {}).items()
+        for name, sres in leaves:
+            print(f'{verdict[sres]} {label}{name}')
+            if sres == 'FAIL':
+                out_fails.add(name)
+        if not leaves or (res == 'FAIL' and not any(r == 'FAIL' for _, r in leaves)):
+            print(f'{verdict[res]} {label}{test}')
+        if res == 'FAIL':
+            out_fails.add(test)
+
+    try:
+        with open(json_path) as f:
+            summary = json.load(f)
+    except (OSError, ValueError) as e:
+        print(f'FAIL {label}json_summary ({e})')
+        return 1
+    json_fails = set()
+    for t in summary.get('results', []):
+        if t.get('failed'):
+            json_fails.add(t['name'])
+        for s in t.get('subtests', []):
+            if s.get('failed'):
+                json_fails.add(f"{t['name']}/{s['name']}")
+    n_fail_tests = sum(1 for r in tests.values() if r == 'FAIL')
+    # With -v the runner lists no results in the JSON, only the counts.
+    listed = bool(summary.get('results'))
+    if (listed and json_fails != out_fails) or summary.get('failed') != n_fail_tests:
+        print(f'FAIL {label}json_summary (failed: json {sorted(json_fails)} '
+              f'{summary.get("failed")}, output {sorted(out_fails)} {n_fail_tests})')
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

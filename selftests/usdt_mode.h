@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Which USDT mode libbpf chose for a program, against the one the runner
+ * says this kernel must get (USDT_EXPECT_MODE, set by selftests/run.sh per
+ * kernel):
+ *   attach_data   the spec as attach data on a uprobe_multi link (patched);
+ *   cookie_multi  cookie + ARRAY on a uprobe_multi link (stock 6.6 and later);
+ *   cookie_perf   cookie + ARRAY on per-site perf-event uprobes (stock 6.1).
+ * Run by hand, without USDT_EXPECT_MODE, the mode is only printed.
+ */
+#ifndef __USDT_MODE_H
+#define __USDT_MODE_H
+
+#include <stdlib.h>
+#include "test_progs.h"
+
+static inline const char *usdt_mode(const struct bpf_program *prog)
+{
+	if (bpf_program__attach_data_type(prog))
+		return "attach_data";
+	if (bpf_program__expected_attach_type(prog) == BPF_TRACE_UPROBE_MULTI)
+		return "cookie_multi";
+	return "cookie_perf";
+}
+
+/* The mode this kernel must give, or NULL when the runner did not say. */
+static inline const char *usdt_expected_mode(void)
+{
+	return getenv("USDT_EXPECT_MODE");
+}
+
+/* Check @prog's mode; @opt_out: the program defines BPF_USDT_NO_ATTACH_DATA,
+ * so it gets cookie + ARRAY even where attach data exists.
+ */
+static inline bool assert_usdt_mode(const struct bpf_program *prog, bool opt_out)
+{
+	const char *want = usdt_expected_mode(), *got = usdt_mode(prog);
+
+	if (!want) {
+		printf("%s: USDT mode %s (USDT_EXPECT_MODE not set)\n", __func__, got);
+		return true;
+	}
+	if (opt_out && !strcmp(want, "attach_data"))
+		want = "cookie_multi";
+	return ASSERT_STREQ(got, want, "usdt_mode");
+}
+
+#endif
