@@ -4,7 +4,7 @@
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE=${ATTACH_DATA_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/attach-data}
 BUILD=${BUILD:-$TOP/build}
-KSRC=${ATTACH_DATA_KSRC:-$BUILD/linux}	# another tree: tools/bench/before-kernel.sh
+KSRC=${ATTACH_DATA_KSRC:-$BUILD/linux}	# another tree: tools/bench/inline-kernel.sh
 V=${V:-0}
 # shellcheck source=kernel/source.conf
 . "$TOP/kernel/source.conf"
