@@ -1,14 +1,100 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Small helpers shared by the benchmarks in tools/bench. */
+/* The benchmark harness (bench.c), as in the kernel's
+ * tools/testing/selftests/bpf/bench.c: one binary, one main with the shared
+ * options and output, and each benchmark a struct bench registered with it,
+ * run as
+ *
+ *   bench NAME [-n CALLS] [-r ROUNDS] [-p REPS] [-o CSV] [-l LABEL] [-u UNIT] [ARG...]
+ *   bench --list
+ *
+ * A benchmark measures either in the harness's process (measure()) or, when
+ * each variant needs a fresh process (libbpf picks its USDT mode once per
+ * process), in child processes the harness runs for it: REPS repetitions x
+ * items (one, or one per ARG) x variants in a rotating order, each child
+ * running child(variant, item).  Both record samples with bench_sample(); the
+ * harness carries a child's samples back to the parent.  report() then prints
+ * the Markdown table (bench_heading(), bench_md_head()) and the CSV rows
+ * (bench_csv()) from the samples' statistics (bench_stat()).
+ */
 #ifndef BENCH_H
 #define BENCH_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <linux/types.h>
+
+/* The shared options, parsed by the harness. */
+struct env {
+	const char *name;	/* the benchmark's */
+	int calls;		/* -n: calls (lookup: kprobe firings) per round */
+	int rounds;		/* -r: rounds per process */
+	int reps;		/* -p: repetitions: processes per variant and item */
+	const char *csv;	/* -o: CSV output file */
+	const char *label;	/* -l: the heading's tail, naming the clock */
+	const char *unit;	/* -u: what the clock counts: ns, or guest
+				 * instructions under QEMU -icount shift=0 */
+	bool wall;		/* unit is ns: a wall clock */
+	int nargs;		/* positional arguments */
+	char **args;
+};
+extern struct env env;
+
+struct bench {
+	const char *name;
+	const char *doc;	/* one line, for --list */
+	const char *opts;	/* the shared options it takes, e.g. "nrolu" */
+	const char *args_doc;	/* its positional arguments (NULL: none) */
+	int calls, rounds, reps;	/* defaults of -n, -r, -p */
+	int max_calls, max_rounds, max_reps;	/* 0: no limit */
+	int min_args, max_args;
+	void (*validate)(void);		/* options and arguments */
+	void (*setup)(void);		/* once, before measuring (not in children) */
+	/* Either in process: */
+	void (*measure)(void);
+	/* or in child processes: */
+	const char *const *variants;	/* names */
+	int nvariants;
+	bool item_per_arg;		/* items: the positional arguments */
+	void (*child)(int variant, int item);
+	void (*report)(void);
+};
+
+/* Samples: one series per (row, col) of a benchmark's table, e.g. (variant,
+ * argument count); in a child, bench_sample() sends it to the parent.
+ */
+#define BENCH_ROWS	8
+#define BENCH_COLS	32
+void bench_sample(int row, int col, double x);
+int bench_count(int row, int col);
+
+struct bench_stat {
+	double med;	/* the lower middle one of an even count */
+	double min, max;
+	double iqr;	/* v[3n/4] - v[n/4] */
+	int n;
+};
+struct bench_stat bench_stat(int row, int col);
+
+/* Output: "### TITLE LABEL" and a Markdown table's two header lines (columns
+ * right-aligned, a leading '<' aligns one left; NULL ends the list); a CSV
+ * line, written to -o's file when it was given.
+ */
+void bench_heading(const char *title);
+void bench_md_head(const char *col, ...);
+void bench_csv(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void bench_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+/* Variant I of N in round R, in a rotating order. */
+static inline int bench_rotate(int i, int r, int n)
+{
+	return (i + r) % n;
+}
 
 /* CLOCK_MONOTONIC in ns: guest instructions under QEMU -icount shift=0. */
-static inline unsigned long long now_ns(void)
+static inline __u64 now_ns(void)
 {
 	struct timespec ts;
 
@@ -16,36 +102,10 @@ static inline unsigned long long now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static int bench_cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-struct bench_stat {
-	double med, min, max;
-	int n;
-};
-
-/* Median (the lower middle one of an even count), min and max; sorts @v. */
-static inline struct bench_stat bench_stat(double *v, int n)
-{
-	struct bench_stat s = { .n = n };
-
-	if (n < 1)
-		return s;
-	qsort(v, n, sizeof(*v), bench_cmp_double);
-	s.med = v[(n - 1) / 2];
-	s.min = v[0];
-	s.max = v[n - 1];
-	return s;
-}
-
-#define bench_die(...) do {						\
-	fprintf(stderr, __VA_ARGS__);					\
-	fputc('\n', stderr);						\
-	exit(1);							\
-} while (0)
+/* The binary is linked with -Wl,--wrap=syscall for the USDT IP+HASH mode
+ * (usdt_modes.c): a loop that times system calls calls libc's syscall()
+ * directly, without the wrapper.
+ */
+long __real_syscall(long nr, ...);
 
 #endif

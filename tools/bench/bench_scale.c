@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Attach scaling (benchmark group 3): attach bench_usdt's program to every
- * site of bench:site in a generated program with N sites (gen-sites.sh, one
- * argument spec per site), then detach; time both, and measure the kernel
- * memory that loading and attaching took.  Modes:
+/* scale: attach scaling (benchmark group 3): attach bench_usdt's program to
+ * every site of bench:site in a generated program with N sites (gen-sites.sh,
+ * one argument spec per site), then detach; time both, and measure the kernel
+ * memory that loading and attaching took.  Modes (usdt_modes.h):
  *
  *   attach data   the series: libbpf gives each site its spec as attach data
  *   cookie+ARRAY  stock libbpf, its spec map sized to fit (N entries)
@@ -13,7 +13,7 @@
  * page tables...) and the system's Slab + Percpu (/proc/meminfo) before the
  * load and after the attach.  Times are the guest's wall clock.
  *
- *   bench_scale [-p REPS] [-o CSV] [-l LABEL] TARGET_1 TARGET_100 ...
+ *   bench scale [-p REPS] [-o CSV] [-l LABEL] TARGET_1 TARGET_100 ...
  *
  * where TARGET_N is a generated program with N sites (its name ends in _N).
  */
@@ -23,27 +23,23 @@
 #include <unistd.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <bpf/libbpf.h>
-#include <bpf/bpf.h>
 #include "bench.h"
-#include "bench_usdt.skel.h"
-#include "bench_usdt_noad.skel.h"
+#include "usdt_modes.h"
 
 #define MAX_REPS	8
 #define MAX_TARGETS	8
-#define NMODE		2
+#define NSCALE		2	/* modes: attach data, cookie+ARRAY */
 #define CGROOT		"/sys/fs/cgroup"
 
-static const char *const modes[NMODE] = { "attach data", "cookie+ARRAY" };
-enum { F_ATTACH, F_DETACH, F_MEMCG, F_SLAB, NF };
+enum { F_ATTACH, F_DETACH, F_MEMCG, F_SLAB, NF };	/* columns per target */
 
 static void write_file(const char *path, const char *s)
 {
 	int fd = open(path, O_WRONLY);
 
 	if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		bench_die("bench_scale: write %s: %s", path, strerror(errno));
+		bench_die("write %s: %s", path, strerror(errno));
 	close(fd);
 }
 
@@ -56,7 +52,7 @@ static long long read_key(const char *path, const char *key)
 	FILE *f = fopen(path, "r");
 
 	if (!f)
-		bench_die("bench_scale: %s: %s", path, strerror(errno));
+		bench_die("%s: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, key, len) && (line[len] == ' ' || line[len] == ':')) {
 			val = strtoll(line + len + 1, NULL, 10);
@@ -67,67 +63,13 @@ static long long read_key(const char *path, const char *key)
 	}
 	fclose(f);
 	if (val < 0)
-		bench_die("bench_scale: no %s in %s", key, path);
+		bench_die("no %s in %s", key, path);
 	return val;
 }
 
 static long long slab_percpu(void)
 {
 	return read_key("/proc/meminfo", "Slab") + read_key("/proc/meminfo", "Percpu");
-}
-
-/* One child: prints "N,mode,attach_ms,detach_ms,memcg_bytes,slab_bytes". */
-static int child(int mode, const char *target, int n)
-{
-	struct rlimit rl = { .rlim_cur = 4 * n + 1024, .rlim_max = 4 * n + 1024 };
-	struct bench_usdt_noad *noad = NULL;
-	struct bench_usdt *ad = NULL;
-	long long kmem0, slab0, kmem1, slab1;
-	struct bpf_program *prog;
-	struct bpf_link *link;
-	char cg[64], path[96];
-	__u64 t0, t1, t2;
-
-	/* Per-site links (kernels without uprobe_multi) take two fds each. */
-	if (setrlimit(RLIMIT_NOFILE, &rl))
-		bench_die("bench_scale: RLIMIT_NOFILE: %s", strerror(errno));
-	snprintf(cg, sizeof(cg), CGROOT "/bench_scale.%d", getpid());
-	if (mkdir(cg, 0755))
-		bench_die("bench_scale: mkdir %s: %s", cg, strerror(errno));
-	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
-	write_file(path, "0");
-	snprintf(path, sizeof(path), "%s/memory.stat", cg);
-
-	kmem0 = read_key(path, "kernel");
-	slab0 = slab_percpu();
-	if (mode == 0) {
-		ad = bench_usdt__open_and_load();
-		if (!ad || !bpf_program__attach_data_type(ad->progs.usdt_args))
-			bench_die("bench_scale: attach data mode: load failed or not chosen");
-		prog = ad->progs.usdt_args;
-	} else {
-		noad = bench_usdt_noad__open();
-		if (!noad || bpf_map__set_max_entries(noad->maps.__bpf_usdt_specs, n) ||
-		    bench_usdt_noad__load(noad))
-			bench_die("bench_scale: load failed");
-		prog = noad->progs.usdt_args;
-	}
-	t0 = now_ns();
-	link = bpf_program__attach_usdt(prog, -1, target, "bench", "site", NULL);
-	t1 = now_ns();
-	if (!link)
-		bench_die("bench_scale: attach %d sites: %s", n, strerror(errno));
-	kmem1 = read_key(path, "kernel");
-	slab1 = slab_percpu();
-	bpf_link__destroy(link);
-	t2 = now_ns();
-	printf("%d,%d,%.3f,%.3f,%lld,%lld\n", n, mode, (t1 - t0) / 1e6, (t2 - t1) / 1e6,
-	       kmem1 - kmem0, slab1 - slab0);
-	bench_usdt__destroy(ad);
-	bench_usdt_noad__destroy(noad);
-	write_file(CGROOT "/cgroup.procs", "0");
-	rmdir(cg);
-	return 0;
 }
 
 static int sites_of(const char *target)
@@ -137,119 +79,113 @@ static int sites_of(const char *target)
 	return u ? atoi(u + 1) : 0;
 }
 
-int main(int argc, char **argv)
+static void validate(void)
 {
-	static double v[MAX_TARGETS][NMODE][NF][MAX_REPS];
-	int reps = 3, p, t, j, m, opt, n, ntargets, run_mode = -1;
-	const char *csv = NULL, *label = "";
-	double fields[NF];
-	char raw_path[] = "/tmp/bench_scale.XXXXXX";
-	FILE *raw, *f = NULL;
+	int t;
 
-	while ((opt = getopt(argc, argv, "p:o:l:m:")) != -1) {
-		if (opt == 'p')
-			reps = atoi(optarg);
-		else if (opt == 'o')
-			csv = optarg;
-		else if (opt == 'l')
-			label = optarg;
-		else if (opt == 'm')	/* internal: run one child */
-			run_mode = atoi(optarg);
-		else
-			bench_die("usage: see the head of %s", __FILE__);
-	}
-	ntargets = argc - optind;
-	if (reps < 1 || reps > MAX_REPS || ntargets < 1 || ntargets > MAX_TARGETS)
-		bench_die("bench_scale: bad -p or targets");
-	for (t = 0; t < ntargets; t++)
-		if (sites_of(argv[optind + t]) < 1)
-			bench_die("bench_scale: %s: no _N suffix", argv[optind + t]);
-	if (run_mode >= 0)
-		return child(run_mode, argv[optind], sites_of(argv[optind]));
+	for (t = 0; t < env.nargs; t++)
+		if (sites_of(env.args[t]) < 1)
+			bench_die("%s: no _N suffix", env.args[t]);
+}
 
+static void setup(void)
+{
 	write_file(CGROOT "/cgroup.subtree_control", "+memory");
-	raw = fdopen(mkstemp(raw_path), "w+");
-	if (!raw)
-		bench_die("bench_scale: %s: %s", raw_path, strerror(errno));
-	unlink(raw_path);
-	for (p = 0; p < reps; p++) {
-		for (t = 0; t < ntargets; t++) {
-			for (j = 0; j < NMODE; j++) {
-				char ms[4];
-				pid_t pid;
-				int status;
+}
 
-				m = (j + p) % NMODE;
-				snprintf(ms, sizeof(ms), "%d", m);
-				fprintf(stderr, "bench_scale: %d sites, %s (%d/%d)\n",
-					sites_of(argv[optind + t]), modes[m], p + 1, reps);
-				fflush(raw);
-				pid = fork();
-				if (pid == 0) {
-					dup2(fileno(raw), 1);
-					execl("/proc/self/exe", argv[0], "-m", ms, argv[optind + t], NULL);
-					_exit(127);
-				}
-				if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) ||
-				    WEXITSTATUS(status))
-					bench_die("bench_scale: the run failed");
-			}
-		}
-	}
-	rewind(raw);
-	p = 0;
-	while (fscanf(raw, "%d,%d,%lf,%lf,%lf,%lf\n", &n, &m, &fields[0], &fields[1], &fields[2],
-		      &fields[3]) == 6) {
-		for (t = 0; t < ntargets && sites_of(argv[optind + t]) != n; t++)
-			;
-		if (t == ntargets || m < 0 || m >= NMODE)
-			bench_die("bench_scale: bad raw line");
-		for (j = 0; j < NF; j++)
-			v[t][m][j][p / (ntargets * NMODE)] = fields[j];
-		p++;
-	}
-	if (p != reps * ntargets * NMODE)
-		bench_die("bench_scale: %d results, want %d", p, reps * ntargets * NMODE);
+/* One child: mode MODE on target T. */
+static void child(int mode, int t)
+{
+	const char *target = env.args[t];
+	int n = sites_of(target);
+	struct rlimit rl = { .rlim_cur = 4 * n + 1024, .rlim_max = 4 * n + 1024 };
+	long long kmem0, slab0, kmem1, slab1;
+	char cg[64], path[96];
+	struct bpf_link *link;
+	struct usdt_obj o;
+	__u64 t0, t1, t2;
 
-	printf("\n### Attach scaling %s\n\n", label);
+	/* Per-site links (kernels without uprobe_multi) take two fds each. */
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		bench_die("RLIMIT_NOFILE: %s", strerror(errno));
+	snprintf(cg, sizeof(cg), CGROOT "/bench_scale.%d", getpid());
+	if (mkdir(cg, 0755))
+		bench_die("mkdir %s: %s", cg, strerror(errno));
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	write_file(path, "0");
+	snprintf(path, sizeof(path), "%s/memory.stat", cg);
+
+	kmem0 = read_key(path, "kernel");
+	slab0 = slab_percpu();
+	usdt_open(&o, mode, mode == M_ARRAY ? n : 0);
+	t0 = now_ns();
+	link = bpf_program__attach_usdt(o.prog, -1, target, "bench", "site", NULL);
+	t1 = now_ns();
+	if (!link)
+		bench_die("attach %d sites: %s", n, strerror(errno));
+	kmem1 = read_key(path, "kernel");
+	slab1 = slab_percpu();
+	bpf_link__destroy(link);
+	t2 = now_ns();
+	bench_sample(mode, t * NF + F_ATTACH, (t1 - t0) / 1e6);
+	bench_sample(mode, t * NF + F_DETACH, (t2 - t1) / 1e6);
+	bench_sample(mode, t * NF + F_MEMCG, kmem1 - kmem0);
+	bench_sample(mode, t * NF + F_SLAB, slab1 - slab0);
+	usdt_close(&o);
+	write_file(CGROOT "/cgroup.procs", "0");
+	rmdir(cg);
+}
+
+static void report(void)
+{
+	static const char *const fname[NF] = {
+		"attach_ms", "detach_ms", "memcg_kernel_kib", "slab_percpu_kib"
+	};
+	int t, m, j;
+
+	bench_heading("Attach scaling");
 	printf("Attaching one program to N USDT sites (N argument specs), then detaching;\n"
 	       "%d repetitions, median (min-max); memory: kernel memory charged to the\n"
 	       "process's memory cgroup, and the system's Slab + Percpu, from before the\n"
-	       "load to after the attach, in KiB\n\n", reps);
-	printf("| sites | mode | attach ms | detach ms | memcg kernel KiB | slab+percpu KiB |\n");
-	printf("|---:|---|---:|---:|---:|---:|\n");
-	if (csv) {
-		f = fopen(csv, "w");
-		if (!f)
-			bench_die("bench_scale: %s: %s", csv, strerror(errno));
-		fprintf(f, "sites,mode,field,median,min,max\n");
-	}
-	for (t = 0; t < ntargets; t++) {
-		for (m = 0; m < NMODE; m++) {
-			static const char *const fname[NF] = {
-				"attach_ms", "detach_ms", "memcg_kernel_kib", "slab_percpu_kib"
-			};
-
-			printf("| %d | %s |", sites_of(argv[optind + t]), modes[m]);
+	       "load to after the attach, in KiB\n\n", env.reps);
+	bench_md_head("sites", "<mode", "attach ms", "detach ms", "memcg kernel KiB",
+		      "slab+percpu KiB", NULL);
+	bench_csv("sites,mode,field,median,min,max\n");
+	for (t = 0; t < env.nargs; t++) {
+		for (m = 0; m < NSCALE; m++) {
+			printf("| %d | %s |", sites_of(env.args[t]), usdt_modes[m]);
 			for (j = 0; j < NF; j++) {
 				double div = j >= F_MEMCG ? 1024 : 1;
-				struct bench_stat s;
-				int k;
+				struct bench_stat s = bench_stat(m, t * NF + j);
 
-				for (k = 0; k < reps; k++)
-					v[t][m][j][k] /= div;
-				s = bench_stat(v[t][m][j], reps);
+				if (s.n != env.reps)
+					bench_die("%d results for %s, want %d", s.n,
+						  env.args[t], env.reps);
+				s.med /= div, s.min /= div, s.max /= div;
 				printf(" %.*f (%.*f-%.*f) |", j < F_MEMCG, s.med, j < F_MEMCG, s.min,
 				       j < F_MEMCG, s.max);
-				if (csv)
-					fprintf(f, "%d,%s,%s,%.3f,%.3f,%.3f\n",
-						sites_of(argv[optind + t]), modes[m], fname[j],
-						s.med, s.min, s.max);
+				bench_csv("%d,%s,%s,%.3f,%.3f,%.3f\n", sites_of(env.args[t]),
+					  usdt_modes[m], fname[j], s.med, s.min, s.max);
 			}
 			printf("\n");
 		}
 	}
-	if (csv)
-		fclose(f);
-	return 0;
 }
+
+const struct bench bench_scale = {
+	.name = "scale",
+	.doc = "attach/detach time and kernel memory, one program on N USDT sites",
+	.opts = "pol",
+	.args_doc = "TARGET_N...",
+	.reps = 3,
+	.max_reps = MAX_REPS,
+	.min_args = 1,
+	.max_args = MAX_TARGETS,
+	.validate = validate,
+	.setup = setup,
+	.variants = usdt_modes,
+	.nvariants = NSCALE,
+	.item_per_arg = true,
+	.child = child,
+	.report = report,
+};

@@ -1,19 +1,20 @@
 #!/bin/sh
-# Runs in the guest (from build/selftests): the benchmarks of one boot.
+# Runs in the guest (from build/selftests/bench): the benchmarks of one boot.
 #   guest.sh OUT TAG UNIT LABEL GROUPS
 # writes OUT/GROUP-TAG.{md,csv} for each of GROUPS (lookup, kprobe, uprobe,
-# usdt, scale); stops at the first failure.
+# usdt, scale: the names of the benchmarks in ./bench); stops at the first
+# failure.
 set -eu
 out=$1 tag=$2 unit=$3 label=$4
 shift 4
 for g in "$@"; do
 	echo "bench: $g ($tag)" >&2
 	case $g in
-	lookup)	./bench_lookup -n 300 -o "$out/lookup-$tag.csv" -u "$unit" -l "$label" ;;
-	kprobe)	./bench_trigger -t kprobe -n 20000 -r 15 -o "$out/kprobe-$tag.csv" -u "$unit" -l "$label" ;;
-	uprobe)	./bench_trigger -t uprobe -n 3000 -r 15 -o "$out/uprobe-$tag.csv" -u "$unit" -l "$label" ;;
-	usdt)	./bench_usdt -p 5 -r 3 -n 2000 -o "$out/usdt-$tag.csv" -u "$unit" -l "$label" ;;
-	scale)	./bench_scale -p 3 -o "$out/scale-$tag.csv" -l "$label" \
+	lookup)	./bench lookup -n 300 -o "$out/lookup-$tag.csv" -u "$unit" -l "$label" ;;
+	kprobe)	./bench kprobe -n 20000 -r 15 -o "$out/kprobe-$tag.csv" -u "$unit" -l "$label" ;;
+	uprobe)	./bench uprobe -n 3000 -r 15 -o "$out/uprobe-$tag.csv" -u "$unit" -l "$label" ;;
+	usdt)	./bench usdt -p 5 -r 3 -n 2000 -o "$out/usdt-$tag.csv" -u "$unit" -l "$label" ;;
+	scale)	./bench scale -p 3 -o "$out/scale-$tag.csv" -l "$label" \
 			./usdt_sites_1 ./usdt_sites_100 ./usdt_sites_1000 ./usdt_sites_10000 ;;
 	*)	echo "guest.sh: unknown group $g" >&2; exit 2 ;;
 	esac >"$out/$g-$tag.md"

@@ -3,10 +3,11 @@
 # -icount shift=0 (the guest clock counts instructions: deterministic) and
 # one on the wall clock of whatever accelerator ran; then the lookups again
 # on the series + an experiment inlining bpf_get_attach_cookie() (after).
+# The benchmarks are build/selftests/bench/bench (tools/bench/Makefile).
 # Results in build/bench/: CSV + Markdown per group and boot, PNG per group,
 # summary.md (all tables, printed at the end).
 set -euo pipefail
-. "$(dirname "$0")/../../kernel/lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 
 out=$BUILD/bench
 bench=$TOP/tools/bench
@@ -18,7 +19,7 @@ wall_label="(wall clock, QEMU $accel: emulated, not hardware, times)"
 t0=$(date +%s)
 
 inlined=$("$bench/inline-kernel.sh")
-cd "$BUILD/selftests"
+cd "$BUILD/selftests/bench"
 boot() {	# boot N KERNEL TAG [-i 0] -- GROUPS...
 	local n=$1 kernel=$2 tag=$3 unit=ns label=$wall_label
 	shift 3
@@ -46,7 +47,21 @@ boot 3 "$inlined" icount-inline -i 0 -- lookup kprobe uprobe
 	echo
 	echo "Machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')),"
 	echo "$(free -g | awk '/^Mem:/ { print $2 }') GiB; QEMU $accel ($(qemu-system-x86_64 --version | head -n1 | awk '{ print $4 }')), 2 vCPUs, single-threaded TCG;"
-	echo "kernel: $(git -C "$KSRC" log -1 --format=%s base) + the $(git -C "$KSRC" rev-list --count base..HEAD) patches of patches/;"
+	npatch=0
+	for p in "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch; do
+		case $p in */0000-cover-letter.patch) ;; *) npatch=$((npatch + 1)) ;; esac
+	done
+	echo -n "kernel: $(git -C "$KSRC" log -1 --format=%s base) + the $npatch patches of patches/"
+	# As kernel/tree.sh tells: is build/linux what patches/ holds?
+	have='' head=''
+	[ ! -f "$SERIES_STATE" ] || read -r have head <"$SERIES_STATE"
+	if [ "$(series_hash)" = "$have" ] && [ "$(git -C "$KSRC" rev-parse HEAD)" = "$head" ] &&
+	   [ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ]; then
+		echo ";"
+	else	# local kernel work, not exported yet
+		echo " (not as exported: ${KSRC#"$TOP"/} is at $(git -C "$KSRC" rev-list --count base..HEAD) commits,"
+		echo "$(git -C "$KSRC" log -1 --format='%h %s'), plus any uncommitted changes);"
+	fi
 	t=$(( $(date +%s) - t0 ))
 	echo "tools/bench/run.sh took $((t / 60))m$((t % 60))s (the inlined kernel's build and the three boots)."
 	for f in lookup-icount lookup-wall kprobe-icount kprobe-wall uprobe-icount uprobe-wall \

@@ -2,7 +2,8 @@
 /* Cost for a program to reach its per-attachment data, per access: each
  * variant is its own program on the same kprobe and times LOOPS accesses
  * inside one run with bpf_loop(), minus nothing (the empty loop is a
- * variant of its own, subtracted in user space).
+ * variant of its own, subtracted in user space).  After the timed loop,
+ * nbad[] counts the runs whose accesses did not all read the data (SLOT).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -15,6 +16,7 @@
 int bench_pid;
 __u64 samples[V_CNT][SAMPLES];
 __u32 nsamples[V_CNT];
+__u32 nbad[V_CNT];
 __u64 sink;
 __u64 seen_ip;
 
@@ -93,6 +95,8 @@ static __always_inline int run(struct pt_regs *regs, int v, void *cb)
 	bpf_loop(LOOPS, cb, &c, 0);
 	t1 = bpf_ktime_get_ns();
 	sink += c.acc;
+	if (c.acc != (v == V_EMPTY ? LOOPS * (LOOPS - 1) / 2 : LOOPS * SLOT))
+		nbad[v]++;
 	n = nsamples[v];
 	if (n < SAMPLES)
 		samples[v][n] = t1 - t0;

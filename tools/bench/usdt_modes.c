@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/* See usdt_modes.h. */
+#include <errno.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+#include <sys/syscall.h>
+#include <bpf/libbpf.h>
+#include "bench.h"
+#include "usdt_modes.h"
+#include "bench_usdt.skel.h"
+#include "bench_usdt_noad.skel.h"
+
+const char *const usdt_modes[NMODE] = { "attach data", "cookie+ARRAY", "IP+HASH" };
+
+/* IP+HASH mode: libbpf uses its no-cookie fallback when the kernel appears
+ * to lack bpf_get_attach_cookie().  libbpf.a is one relocatable object, so
+ * its calls cannot be wrapped, but its system calls can (the binary is linked
+ * with -Wl,--wrap=syscall): fail exactly the cookie feature probe, a
+ * two-instruction program calling the helper, and pass everything else
+ * through.  (x86-64: a variadic call takes its arguments where a call with
+ * six longs does.)
+ */
+static int hide_cookies;
+
+long __wrap_syscall(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
+{
+	const union bpf_attr *attr = (const void *)a2;
+
+	if (hide_cookies && nr == __NR_bpf && a1 == BPF_PROG_LOAD && attr->insn_cnt == 2) {
+		const struct bpf_insn *insn = (const void *)(unsigned long)attr->insns;
+
+		if (insn->code == (BPF_JMP | BPF_CALL) && insn->imm == BPF_FUNC_get_attach_cookie) {
+			errno = EINVAL;
+			return -1;
+		}
+	}
+	return __real_syscall(nr, a1, a2, a3, a4, a5, a6);
+}
+
+void usdt_open(struct usdt_obj *o, int mode, int specs)
+{
+	*o = (struct usdt_obj){};
+	hide_cookies = mode == M_IP;
+	if (mode == M_AD) {
+		o->ad = bench_usdt__open_and_load();
+		if (!o->ad)
+			bench_die("load failed");
+		o->prog = o->ad->progs.usdt_args;
+		o->ip_map = o->ad->maps.__bpf_usdt_ip_to_spec_id;
+		o->hits = o->ad->bss->hits;
+		o->sums = o->ad->bss->sums;
+		o->errors = &o->ad->bss->errors;
+		if (!bpf_program__attach_data_type(o->prog))
+			bench_die("attach data mode, but libbpf did not choose it");
+		return;
+	}
+	o->noad = bench_usdt_noad__open();
+	if (!o->noad || (specs > 0 && bpf_map__set_max_entries(o->noad->maps.__bpf_usdt_specs, specs)) ||
+	    bench_usdt_noad__load(o->noad))
+		bench_die("load failed");
+	o->prog = o->noad->progs.usdt_args;
+	o->ip_map = o->noad->maps.__bpf_usdt_ip_to_spec_id;
+	o->hits = o->noad->bss->hits;
+	o->sums = o->noad->bss->sums;
+	o->errors = &o->noad->bss->errors;
+}
+
+void usdt_close(struct usdt_obj *o)
+{
+	bench_usdt__destroy(o->ad);
+	bench_usdt_noad__destroy(o->noad);
+	*o = (struct usdt_obj){};
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* libbpf's USDT modes for progs/bench_usdt.c's program: what the usdt and
+ * scale benchmarks (bench_usdt.c, bench_scale.c) share.
+ *
+ *   attach data   specs as attach data (the series; bench_usdt.skel.h)
+ *   cookie+ARRAY  spec id in the cookie, specs in an ARRAY map (stock libbpf;
+ *                 the same program built with -DBPF_USDT_NO_ATTACH_DATA,
+ *                 bench_usdt_noad.skel.h)
+ *   IP+HASH       spec id from an IP-keyed HASH map (stock libbpf on kernels
+ *                 without cookies: the noad program again, with libbpf's
+ *                 cookie feature probe failed, see usdt_modes.c)
+ *
+ * libbpf picks the mode when it first probes the kernel, once per process:
+ * a process runs one mode.
+ */
+#ifndef USDT_MODES_H
+#define USDT_MODES_H
+
+#include <linux/types.h>
+
+enum { M_AD, M_ARRAY, M_IP, NMODE };
+extern const char *const usdt_modes[NMODE];
+
+struct usdt_obj {
+	struct bench_usdt *ad;		/* attach data mode's skeleton */
+	struct bench_usdt_noad *noad;	/* the spec-map modes' */
+	struct bpf_program *prog;	/* usdt_args */
+	struct bpf_map *ip_map;		/* libbpf's IP-to-spec-id map */
+	__u64 *hits, *sums, *errors;	/* the program's counters (.bss) */
+};
+
+/* Load the program in MODE; SPECS > 0 sizes cookie+ARRAY's spec map to fit
+ * (libbpf's default: 256).  Dies on failure, and when MODE is attach data
+ * but libbpf did not choose it.
+ */
+void usdt_open(struct usdt_obj *o, int mode, int specs);
+void usdt_close(struct usdt_obj *o);
+
+#endif
