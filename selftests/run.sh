@@ -59,9 +59,6 @@ vm_tests() {
 	shift
 	tpopts=("$@")
 	[ -z "${VERBOSE_TESTS:-}" ] || tpopts+=(-v)
-	if [ -z "$(cd "$BUILD/selftests" && ./test_progs -l "${tpopts[@]}" 2>/dev/null)" ]; then
-		return 0	# no test of this guest matches the filter
-	fi
 	set +e
 	# From test_progs' directory: the USDT tests trace ./test_progs and
 	# ./urandom_read.
@@ -118,7 +115,15 @@ if [ -z "$filter" ]; then
 	wait $!
 	cat "$RES/others.out"
 else
-	vm_tests main "" attach_data "${patched[@]}" -- -a "$filter" -d@"$LISTS/patched.deny"
+	# Boot only if a registered test matches (the list test_progs was built
+	# with); running test_progs -l on the host would touch its keyring.
+	for t in $(sed -n 's/^DEFINE_TEST(\(.*\))$/\1/p' "$BUILD/selftests/prog_tests/tests.h"); do
+		if matches "$t"; then
+			vm_tests main "" attach_data "${patched[@]}" -- -a "$filter" \
+				-d@"$LISTS/patched.deny"
+			break
+		fi
+	done
 	stock_tests
 fi
 
