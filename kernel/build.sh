@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Build build/linux's bzImage with ccache.  The ccache settings make a fresh
-# clone at another path hit the cache of an earlier one.
+# Build a kernel tree (build/linux, or ATTACH_DATA_KSRC) with ccache: the
+# bzImage and modules (Module.symvers, for the tree's test modules), or the
+# make targets in KTARGETS.  The ccache settings make a fresh
+# clone at another path, or another worktree, hit the cache of an earlier one.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -12,15 +14,19 @@ export KBUILD_BUILD_USER=attach-data KBUILD_BUILD_HOST=vm
 export KBUILD_BUILD_TIMESTAMP='2025-01-01'
 
 jobs=${JOBS:-$(nproc)}
+read -ra targets <<<"${KTARGETS:-bzImage modules}"
+rel=${KSRC#"$BUILD"/}	# one log per tree: build/kernel-build[-gate-base].log
+log=$BUILD/kernel-build.log
+[ "$rel" = linux ] || log=$BUILD/kernel-build-${rel//\//-}.log
 before=$(stat -c %Y "$KSRC/arch/x86/boot/bzImage" 2>/dev/null || echo 0)
-say BUILD "bzImage (-j$jobs; cold ~9 min, incremental < 1 min)"
+say BUILD "${KSRC#"$TOP"/}: ${targets[*]} (-j$jobs; cold ${COLD_TIME:-~22 min}, incremental < 1 min)"
 t0=$(date +%s)
 if [ "$V" = 1 ]; then
-	make -C "$KSRC" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" bzImage
+	make -C "$KSRC" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "${targets[@]}"
 else
 	# Progress: a line every 30 s with the object count; errors as they come.
-	make -C "$KSRC" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" bzImage 2>&1 |
-		tee "$BUILD/kernel-build.log" | {
+	make -C "$KSRC" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "${targets[@]}" 2>&1 |
+		tee "$log" | {
 			n=0 last=$t0
 			while IFS= read -r line; do
 				case "$line" in
@@ -34,7 +40,7 @@ else
 				fi
 			done
 		}
-	[ "${PIPESTATUS[0]}" = 0 ] || die "kernel build failed: $BUILD/kernel-build.log"
+	[ "${PIPESTATUS[0]}" = 0 ] || die "kernel build failed: $log"
 fi
 after=$(stat -c %Y "$KSRC/arch/x86/boot/bzImage")
 [ "$before" = "$after" ] || say BUILD "bzImage done in $(( $(date +%s) - t0 )) s"

@@ -14,7 +14,8 @@ import json
 import re
 import sys
 
-LINE = re.compile(r'^#(\d+)(?:/(\d+))?\s+(\S+?):(OK|FAIL|SKIP)\b')
+# Names may hold spaces and colons (the verifier tests' are descriptions).
+LINE = re.compile(r'^#(\d+)(?:/(\d+))?\s+(.+):(OK|FAIL|SKIP)\s*$')
 
 
 def main():
