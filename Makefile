@@ -25,7 +25,7 @@ MAKEFLAGS += --no-print-directory
 endif
 
 .PHONY: help deps tree config kernel libbpf bpftool selftests test run bench bench-save \
-	vm-shell export tree-reset checkpatch clean
+	regress regress-save vm-shell export tree-reset checkpatch clean
 
 help:
 	@sed -n 's/^##//p' $(MAKEFILE_LIST)
@@ -86,6 +86,20 @@ bench-save:
 	$(Q)rm -rf tools/bench/results && mkdir -p tools/bench/results
 	$(Q)cp $(BUILD)/bench/summary.md $(BUILD)/bench/*.csv $(BUILD)/bench/*.png tools/bench/results/
 	$(Q)echo "  SAVED   tools/bench/results/ (commit it)"
+
+## regress     A/B gate: the tree's suites on the unpatched and the patched kernel (BPF CI's
+##             config, KASAN, lockdep, kmemleak) + the fuzzer's long run; hours, see README
+regress: selftests
+	$(Q)JOBS=$(JOBS) selftests/regress.sh
+
+## regress-save keep build/regress's result as the reference (selftests/regress-results/)
+regress-save:
+	$(Q)test -f $(BUILD)/regress/summary.md || { echo "no build/regress/summary.md: make regress first" >&2; exit 1; }
+	$(Q)rm -rf selftests/regress-results && mkdir -p selftests/regress-results
+	$(Q)cp $(BUILD)/regress/summary.md selftests/regress-results/
+	$(Q)for s in base patched; do cp -r $(BUILD)/regress/$$s selftests/regress-results/$$s; done
+	$(Q)rm -f selftests/regress-results/*/*.json
+	$(Q)echo "  SAVED   selftests/regress-results/ (commit it)"
 
 ## vm-shell    interactive shell in the guest (exit or Ctrl-D to leave)
 vm-shell: kernel

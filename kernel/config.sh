@@ -1,21 +1,26 @@
 #!/usr/bin/env bash
-# Configure build/linux: tinyconfig + Kconfig.fragment, then check that every
-# option of the fragment stuck.  Skipped when neither input changed.
+# Configure a kernel tree: tinyconfig + fragments, then check that every
+# option of the fragments stuck (where several fragments set an option, the
+# last one counts, as in merge_config.sh).  Skipped when no input changed.
+#
+#   kernel/config.sh                    build/linux, Kconfig.fragment
+#   KCONFIG_FRAGMENTS="A B ..." kernel/config.sh   another list, in order
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-frag=$TOP/Kconfig.fragment
+read -ra frags <<<"${KCONFIG_FRAGMENTS:-$TOP/Kconfig.fragment}"
 stamp=$KSRC/.config.fragment
-if [ -f "$KSRC/.config" ] && [ -f "$stamp" ] && cmp -s "$frag" "$stamp"; then
+if [ -f "$KSRC/.config" ] && [ -f "$stamp" ] && cat "${frags[@]}" | cmp -s - "$stamp"; then
 	exit 0
 fi
 
-say CONFIG "tinyconfig + Kconfig.fragment"
+say CONFIG "tinyconfig + $(for f in "${frags[@]}"; do printf '%s ' "${f#"$TOP"/}"; done)"
 kmake() { make -C "$KSRC" -s ARCH=x86_64 "$@"; }
 quiet kmake tinyconfig
-quiet "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$KSRC" "$KSRC/.config" "$frag"
+quiet "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$KSRC" "$KSRC/.config" "${frags[@]}"
 quiet kmake olddefconfig
 
+# The last setting of each option across the fragments, then check it.
 bad=0
 while IFS= read -r line; do
 	case "$line" in
@@ -27,6 +32,8 @@ while IFS= read -r line; do
 	"# CONFIG_"*" is not set")
 		! grep -q "^${line:2:-11}=" "$KSRC/.config" || { echo "config: $line did not stick" >&2; bad=1; } ;;
 	esac
-done <"$frag"
-[ $bad = 0 ] || { rm -f "$KSRC/.config"; die "Kconfig.fragment did not apply cleanly"; }
-cp "$frag" "$stamp"
+done < <(cat "${frags[@]}" | sed -nE 's/^(CONFIG_[A-Za-z0-9_]+)=.*/\1 &/p; s/^# (CONFIG_[A-Za-z0-9_]+) is not set$/\1 &/p' |
+	awk '{ k = $1; sub(/^[^ ]+ /, ""); if (!(k in v)) o[n++] = k; v[k] = $0 }
+	     END { for (i = 0; i < n; i++) print v[o[i]] }')
+[ $bad = 0 ] || { rm -f "$KSRC/.config"; die "the config fragments did not apply cleanly"; }
+cat "${frags[@]}" >"$stamp"

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The test binaries of the regression gate, built once from the patched gate
+# tree as BPF CI builds them (make -C tools/testing/selftests/bpf): test_progs,
+# test_progs-no_alu32, test_progs-cpuv4, test_verifier, test_maps and what
+# they load or exec, into build/gate/selftests.  The test modules
+# (bpf_testmod.ko, ...) are built against each kernel, and each kernel gets
+# a run directory, build/gate/run-SIDE: the same binaries (a tree of
+# symlinks) with that kernel's modules.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+GATE=$BUILD/gate
+out=$GATE/selftests
+st() { echo "$GATE/$1/tools/testing/selftests/bpf"; }
+jobs=${JOBS:-$(nproc)}
+for side in patched base; do
+	[ -f "$GATE/$side/vmlinux" ] && [ -f "$GATE/$side/Module.symvers" ] ||
+		die "no gate kernel in build/gate/$side (kernel/gate.sh)"
+done
+
+# BPF_STRICT_BUILD=0: a BPF object that does not build is skipped (its tests
+# then fail on both kernels and must be in the gate's DENYLIST) instead of
+# stopping the build; the log lists them.  libarena's objects get no -mcpu
+# from its Makefile, and clang-19's default (v1) has no atomics: v3, which
+# the main objects' own -mcpu (later on the command line) overrides.
+say BUILD "tree selftests: test_progs (+no_alu32, cpuv4), test_verifier, test_maps (cold ~30 min)"
+log=$BUILD/gate-selftests-build.log
+t0=$(date +%s)
+if ! make -C "$(st patched)" -j"$jobs" OUTPUT="$out" BPF_STRICT_BUILD=0 \
+	CLANG=clang-19 LLVM_STRIP=llvm-strip-19 LLD=lld-19 VMLINUX_BTF="$GATE/patched/vmlinux" \
+	BPF_TARGET_ENDIAN="--target=bpfel -mcpu=v3" \
+	test_progs test_progs-no_alu32 test_progs-cpuv4 test_verifier test_maps >"$log" 2>&1; then
+	tail -n 30 "$log" >&2
+	die "tree selftests build failed: $log"
+fi
+skipped=$(grep -c 'SKIP-BPF' "$log" || true)
+say BUILD "tree selftests done in $(( $(date +%s) - t0 )) s; $skipped BPF objects skipped: $log"
+
+# Each kernel's modules, from its own tree, and its run directory.
+for side in patched base; do
+	say MOD "test_kmods for build/gate/$side"
+	quiet make -C "$GATE/$side" -j"$jobs" M="$(st "$side")/test_kmods" modules
+	run=$GATE/run-$side
+	rm -rf "$run"
+	cp -as "$out" "$run"
+	while IFS= read -r ko; do
+		rm -f "$ko"
+		cp "$(st "$side")/test_kmods/${ko##*/}" "$ko"
+	done < <(find "$run" -name '*.ko')
+done
