@@ -19,8 +19,9 @@ for side in patched base; do
 done
 
 # BPF_STRICT_BUILD=0: a BPF object that does not build is skipped (its tests
-# then fail on both kernels and must be in the gate's DENYLIST) instead of
-# stopping the build; the log lists them.  libarena's objects get no -mcpu
+# then report "not built" on both kernels, which the gate counts as a
+# failure the DENYLIST must name) instead of stopping the build; the log
+# lists them.  libarena's objects get no -mcpu
 # from its Makefile, and clang-19's default (v1) has no atomics: v3, which
 # the main objects' own -mcpu (later on the command line) overrides.
 say BUILD "tree selftests: test_progs (+no_alu32, cpuv4), test_verifier, test_maps (cold ~30 min)"

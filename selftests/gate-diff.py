@@ -13,7 +13,8 @@ Fails (exit 1), listing each, on:
   - a regression: passes on base, does not pass (fails, skips, or is
     missing) on patched;
   - a failure on both kernels that the DENYLIST does not name;
-  - a DENYLIST entry that matches nothing that fails (stale);
+  - a test_verifier DENYLIST entry that matches nothing that fails (stale;
+    denied test_progs tests do not run, so theirs cannot be checked);
   - a suite whose results are inconsistent or missing, and any kmemleak
     report on either kernel.
 Prints a markdown summary either way.
@@ -38,7 +39,7 @@ def test_progs_results(d, suite):
     res = {}
     for line in p.stdout.splitlines():
         verdict, name = line.split(' ', 1)
-        if name == 'json_summary':
+        if name.startswith('json_summary'):
             continue
         res[name] = verdict
     return res, p.returncode == 0
@@ -79,9 +80,10 @@ def results(d, suite):
 
 def denied(deny, suite, name):
     """A DENYLIST glob names test_progs tests (any flavour) as test_progs -d
-    does (TEST or TEST/SUBTEST); test_verifier tests as test_verifier/#N."""
+    does (TEST or TEST/SUBTEST); test_verifier tests as test_verifier/N
+    (no '#': that starts a comment)."""
     if suite == 'test_verifier':
-        key = 'test_verifier/' + name.split('/')[0]
+        key = 'test_verifier/' + name.split('/')[0].lstrip('#')
         return [g for g in deny if g == key]
     if suite.startswith('test_progs'):
         test = name.split('/')[0]
@@ -91,11 +93,11 @@ def denied(deny, suite, name):
 
 
 def kmemleak(d):
-    try:
-        text = open(os.path.join(d, 'kmemleak.txt'), errors='replace').read()
-    except OSError:
+    """Reports of the final scan, or None if it did not complete."""
+    if not os.path.exists(os.path.join(d, 'kmemleak.scanned')):
         return None
-    return text.count('unreferenced object')
+    with open(os.path.join(d, 'kmemleak.txt'), errors='replace') as f:
+        return f.read().count('unreferenced object')
 
 
 def main():
@@ -121,11 +123,16 @@ def main():
             b, p = rb.get(name, 'MISSING'), rp.get(name, 'MISSING')
             full = f'{suite}/{name}' if name else suite
             hit = denied(deny, suite, name)
-            used.update(hit)
-            if b == 'PASS' and p != 'PASS':
+            if p == 'PASS':
+                continue
+            if b == 'PASS':
                 regress.append(f'{full}: base PASS, patched {p}')
-            elif b in ('FAIL', 'MISSING') and p in ('FAIL', 'MISSING') and not hit:
-                both.append(f'{full}: fails on both kernels and is not in the DENYLIST')
+            elif p == 'SKIP' and b == 'SKIP':
+                continue	# the config or the machine lacks it, on both
+            elif p in ('FAIL', 'MISSING', 'NOT_BUILT'):
+                used.update(hit)
+                if not hit:
+                    both.append(f'{full}: base {b}, patched {p}, and not in the DENYLIST')
         count = lambda r: ' / '.join(str(sum(1 for v in r.values() if v == k))
                                      for k in ('PASS', 'FAIL', 'SKIP'))
         print(f'| {suite} | {count(rb)} | {count(rp)} | {len(regress)} |')
@@ -137,7 +144,9 @@ def main():
     for side, d in (('base', base), ('patched', patched)):
         n = kmemleak(d)
         print(f'\nkmemleak on {side}: ' + ('no scan' if n is None else f'{n} reports'))
-        if n:
+        if n is None:
+            problems.append(f'kmemleak: the scan on {side} did not complete')
+        elif n:
             problems.append(f'kmemleak: {n} reports on {side} ({d}/kmemleak.txt)')
     print()
     if problems:

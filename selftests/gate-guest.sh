@@ -14,8 +14,13 @@ mkdir -p "$out"
 kml=/sys/kernel/debug/kmemleak
 
 # Leaks from before the tests are not theirs: scan, then forget what the
-# scan found.  What the final scans report was allocated after this point.
-echo scan >$kml && echo clear >$kml || echo "kmemleak: not available" >"$out/kmemleak.txt"
+# scan found (after 6 s, kmemleak's minimum age, so boot's allocations are
+# all old enough to be found).  What the final scans report was allocated
+# after this point.  A scan that fails leaves no kmemleak.scanned: the gate
+# then fails (selftests/gate-diff.py).
+sleep 6
+kml_ok=0
+echo scan >$kml && echo clear >$kml && kml_ok=1
 
 for s in $GATE_SUITES; do
 	echo "gate: $side: $s ($(date +%T))"
@@ -26,7 +31,8 @@ for s in $GATE_SUITES; do
 		"./$s" -w "${GATE_WATCHDOG:-600}" -d "@$top/selftests/lists/gate.deny" \
 			-J "$out/$s.json" >"$out/$s.log" 2>&1 ;;
 	*)
-		"./$s" >"$out/$s.log" 2>&1 ;;
+		# Line-buffered: stderr must not split a result line.
+		stdbuf -oL -eL "./$s" >"$out/$s.log" 2>&1 ;;
 	esac
 	echo $? >"$out/$s.rc"
 	echo "$(( $(date +%s) - t0 ))" >"$out/$s.secs"
@@ -45,9 +51,11 @@ fi
 
 # kmemleak reports an object only after it has been unreferenced for 5 s
 # and through a scan: two scans, apart.
-if [ -w $kml ]; then
-	echo scan >$kml; sleep 6; echo scan >$kml
-	cat $kml >"$out/kmemleak.txt"
+if [ $kml_ok = 1 ] && echo scan >$kml && sleep 6 && echo scan >$kml &&
+   cat $kml >"$out/kmemleak.txt"; then
+	touch "$out/kmemleak.scanned"
 	echo "gate: $side: kmemleak: $(grep -c '^unreferenced object' "$out/kmemleak.txt") reports"
+else
+	echo "gate: $side: kmemleak: scan failed"
 fi
 exit 0

@@ -14,8 +14,11 @@ import json
 import re
 import sys
 
-# Names may hold spaces and colons (the verifier tests' are descriptions).
-LINE = re.compile(r'^#(\d+)(?:/(\d+))?\s+(.+):(OK|FAIL|SKIP)\s*$')
+# Names may hold spaces and colons (the verifier tests' are descriptions);
+# a test's result may carry "(SKIP: N/M)" (some subtests skipped) or
+# "(not built)" (its BPF object was not, under BPF_STRICT_BUILD=0).
+LINE = re.compile(r'^#(\d+)(?:/(\d+))?\s+(.+):(OK|FAIL|SKIP)'
+                  r'(?: \((SKIP: \d+/\d+|not built)\))?\s*$')
 
 
 def main():
@@ -28,13 +31,15 @@ def main():
             m = LINE.match(line)
             if not m:
                 continue
-            num, sub, name, res = m.groups()
+            num, sub, name, res, note = m.groups()
+            if note == 'not built':
+                res = 'NOT_BUILT'	# a failure of the build, not a skip
             if sub is None:
                 tests[name] = res
             else:
                 subs.setdefault(name.split('/', 1)[0], {})[name] = res
 
-    verdict = {'OK': 'PASS', 'FAIL': 'FAIL', 'SKIP': 'SKIP'}
+    verdict = {'OK': 'PASS', 'FAIL': 'FAIL', 'SKIP': 'SKIP', 'NOT_BUILT': 'FAIL'}
     out_fails = set()
     for test, res in tests.items():
         leaves = subs.get(test, {}).items()
