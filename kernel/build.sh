@@ -19,7 +19,7 @@ rel=${KSRC#"$BUILD"/}	# one log per tree: build/kernel-build[-gate-base].log
 log=$BUILD/kernel-build.log
 [ "$rel" = linux ] || log=$BUILD/kernel-build-${rel//\//-}.log
 before=$(stat -c %Y "$KSRC/arch/x86/boot/bzImage" 2>/dev/null || echo 0)
-say BUILD "${KSRC#"$TOP"/}: ${targets[*]} (-j$jobs; cold ${COLD_TIME:-~22 min}, incremental < 1 min)"
+say BUILD "${KSRC#"$TOP"/}: ${targets[*]} (-j$jobs; cold ${COLD_TIME:-~19 min}, incremental < 1 min)"
 t0=$(date +%s)
 if [ "$V" = 1 ]; then
 	make -C "$KSRC" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" -j"$jobs" "${targets[@]}"
