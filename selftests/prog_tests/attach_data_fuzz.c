@@ -62,6 +62,7 @@
 #include <bpf/btf.h>
 #include "test_progs.h"
 #include "trace_helpers.h"
+#include "attach_data_feature.h"
 
 /* The default run: about a minute for the whole test in the project's VM
  * (QEMU TCG, 2 vCPUs, on a 2-core host), measured with `make test
@@ -3345,34 +3346,6 @@ out:
 }
 
 /* ---------------------------------------------------------------------- */
-
-/* As attach_data_feature does: does the kernel take attach data? */
-static bool kernel_has_attach_data(void)
-{
-	struct bpf_insn insns[] = {
-		BPF_MOV64_IMM(BPF_REG_0, 0),
-		BPF_EXIT_INSN(),
-	};
-	LIBBPF_OPTS(bpf_prog_load_opts, opts);
-	struct btf *btf = btf__new_empty();
-	int s, fd;
-
-	if (!btf)
-		return false;
-	s = btf__add_struct(btf, "s", 4);
-	btf__add_field(btf, "x", btf__add_int(btf, "int", 4, BTF_INT_SIGNED), 0, 0);
-	if (btf__load_into_kernel(btf)) {
-		btf__free(btf);
-		return false;
-	}
-	opts.prog_btf_fd = btf__fd(btf);
-	opts.attach_data_btf_id = s;
-	fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, NULL, "GPL", insns, ARRAY_SIZE(insns), &opts);
-	if (fd >= 0)
-		close(fd);
-	btf__free(btf);
-	return fd >= 0;
-}
 
 void test_attach_data_fuzz(void)
 {
