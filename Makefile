@@ -98,7 +98,7 @@ regress-save:
 	$(Q)rm -rf selftests/regress-results && mkdir -p selftests/regress-results
 	$(Q)cp $(BUILD)/regress/summary.md selftests/regress-results/
 	$(Q)for s in base patched; do cp -r $(BUILD)/regress/$$s selftests/regress-results/$$s; done
-	$(Q)rm -f selftests/regress-results/*/*.json
+	$(Q)rm -f selftests/regress-results/*/*/*.json selftests/regress-results/*/*/*.started
 	$(Q)echo "  SAVED   selftests/regress-results/ (commit it)"
 
 ## vm-shell    interactive shell in the guest (exit or Ctrl-D to leave)

@@ -21,15 +21,17 @@ done
 # BPF_STRICT_BUILD=0: a BPF object that does not build is skipped (its tests
 # then report "not built" on both kernels, which the gate counts as a
 # failure the DENYLIST must name) instead of stopping the build; the log
-# lists them.  libarena's objects get no -mcpu
-# from its Makefile, and clang-19's default (v1) has no atomics: v3, which
-# the main objects' own -mcpu (later on the command line) overrides.
+# lists them.  libarena's objects get no -mcpu from its Makefile: clang-19's
+# default (v1) has no atomics, and its test_buddy needs v4's signed
+# division; v4 comes first here, and the main objects' own -mcpu (later on
+# the command line) overrides it.
 say BUILD "tree selftests: test_progs (+no_alu32, cpuv4), test_verifier, test_maps (cold ~30 min)"
+mkdir -p "$out"
 log=$BUILD/gate-selftests-build.log
 t0=$(date +%s)
 if ! make -C "$(st patched)" -j"$jobs" OUTPUT="$out" BPF_STRICT_BUILD=0 \
 	CLANG=clang-19 LLVM_STRIP=llvm-strip-19 LLD=lld-19 VMLINUX_BTF="$GATE/patched/vmlinux" \
-	BPF_TARGET_ENDIAN="--target=bpfel -mcpu=v3" \
+	BPF_TARGET_ENDIAN="--target=bpfel -mcpu=v4" \
 	test_progs test_progs-no_alu32 test_progs-cpuv4 test_verifier test_maps >"$log" 2>&1; then
 	tail -n 30 "$log" >&2
 	die "tree selftests build failed: $log"

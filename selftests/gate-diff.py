@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """Compare the regression gate's two runs (selftests/regress.sh).
 
-  gate-diff.py BASE_DIR PATCHED_DIR DENYLIST SUITE... > summary.md
+  gate-diff.py OUT DENYLIST SUITE... > summary.md
+  gate-diff.py --plan-base OUT NSHARDS SUITE...
 
-Each directory holds, per suite, SUITE.log, SUITE.rc (and SUITE.json for the
-test_progs flavours) from selftests/gate-guest.sh, plus kmemleak.txt.  Every
-test and subtest gets a result per kernel: test_progs' from its output,
-checked against its --json-summary (selftests/tp-results.py); test_verifier's
-from its "#N/u|p DESCR OK|FAIL|SKIP" lines; test_maps' from its exit code.
+OUT holds OUT/SIDE/GUEST/ per kernel (base, patched) and guest, each with
+its plan (the units it ran) and per unit UNIT.log, UNIT.rc, UNIT.kmemleak
+(the kmemleak scan after the unit) and, for the slices of the test_progs
+flavours (FLAVOUR@J), UNIT.json, from selftests/gate-guest.sh.  Every test
+and subtest gets a result per kernel, merged over its units: test_progs' from its output, checked against its
+--json-summary (selftests/tp-results.py); test_verifier's from its
+"#N/u|p DESCR OK|FAIL|SKIP" lines; test_maps' from its exit code.
 
 Fails (exit 1), listing each, on:
   - a regression: passes on base, does not pass (fails, skips, or is
@@ -15,9 +18,16 @@ Fails (exit 1), listing each, on:
   - a failure on both kernels that the DENYLIST does not name;
   - a test_verifier DENYLIST entry that matches nothing that fails (stale;
     denied test_progs tests do not run, so theirs cannot be checked);
-  - a suite whose results are inconsistent or missing, and any kmemleak
-    report on either kernel.
+  - a suite whose results are inconsistent or missing, a guest that died in
+    a suite, the fuzzer's long run failing, any kmemleak report and any
+    kmemleak scan that did not complete.
 Prints a markdown summary either way.
+
+--plan-base writes the base kernel's plan: for each test_progs flavour the
+tests with any result but PASS on patched (FLAVOUR@K.allow for guest K of
+NSHARDS), test_verifier and test_maps whole if they did not all pass, each
+guest's suites in OUT/base/SHARD/plan.  Base runs nothing else: what
+passes on patched cannot be a regression.
 """
 import fnmatch
 import os
@@ -30,10 +40,9 @@ TV_LINE = re.compile(r'^#(\d+)/([up]) (.*?) ?(OK|FAIL|SKIP)\b')
 
 
 def test_progs_results(d, suite):
-    """{name: PASS|FAIL|SKIP} and whether the output and JSON agree."""
+    """{name: PASS|FAIL|SKIP|NOT_BUILT} and whether the output and JSON
+    agree."""
     log, js = os.path.join(d, suite + '.log'), os.path.join(d, suite + '.json')
-    if not os.path.exists(log):
-        return {}, False
     p = subprocess.run([os.path.join(HERE, 'tp-results.py'), '', log, js],
                        capture_output=True, text=True)
     res = {}
@@ -47,11 +56,8 @@ def test_progs_results(d, suite):
 
 def test_verifier_results(d, suite):
     res = {}
-    try:
-        with open(os.path.join(d, suite + '.log'), errors='replace') as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return {}, False
+    with open(os.path.join(d, suite + '.log'), errors='replace') as f:
+        lines = f.read().splitlines()
     summary = False
     for line in lines:
         m = TV_LINE.match(line)
@@ -63,19 +69,65 @@ def test_verifier_results(d, suite):
 
 
 def rc_result(d, suite):
-    try:
-        rc = open(os.path.join(d, suite + '.rc')).read().strip()
-    except OSError:
-        return {}, False
+    rc = open(os.path.join(d, suite + '.rc')).read().strip()
     return {'': 'PASS' if rc == '0' else 'FAIL'}, True
 
 
-def results(d, suite):
+def guests(out, side):
+    d = os.path.join(out, side)
+    if not os.path.isdir(d):
+        return []
+    return [os.path.join(d, g) for g in sorted(os.listdir(d))
+            if os.path.isdir(os.path.join(d, g))]
+
+
+def planned(g):
+    try:
+        return open(os.path.join(g, 'plan')).read().split()
+    except OSError:
+        return []
+
+
+def unit_results(out, g, unit, problems):
+    """The results of UNIT in guest directory G; its problems go in
+    PROBLEMS."""
+    suite = unit.split('@')[0]
+    where = f'{unit} on {os.path.relpath(g, out)}'
+    try:
+        rc = open(os.path.join(g, unit + '.rc')).read().strip()
+    except OSError:
+        problems.append(f'{where}: did not run (the run is incomplete)')
+        return {}
+    if rc == 'crash':
+        problems.append(f'{where}: the guest died in it ({g}/{unit}.log)')
     if suite.startswith('test_progs'):
-        return test_progs_results(d, suite)
-    if suite == 'test_verifier':
-        return test_verifier_results(d, suite)
-    return rc_result(d, suite)
+        res, ok = test_progs_results(g, unit)
+    elif suite == 'test_verifier':
+        res, ok = test_verifier_results(g, unit)
+    else:
+        res, ok = rc_result(g, unit)
+    if not ok:
+        problems.append(f'{where}: results inconsistent or incomplete')
+    kml = os.path.join(g, unit + '.kmemleak')
+    if not os.path.exists(kml):
+        problems.append(f'kmemleak: no scan after {where}')
+        return res
+    with open(kml, errors='replace') as f:
+        n = f.read().count('unreferenced object')
+    if n:
+        problems.append(f'kmemleak: {n} reports after {where} ({kml})')
+    return res
+
+
+def results(out, side, suite, problems):
+    """One kernel's results of SUITE, merged over its units in the guests'
+    plans."""
+    res = {}
+    for g in guests(out, side):
+        for unit in planned(g):
+            if unit.split('@')[0] == suite:
+                res.update(unit_results(out, g, unit, problems))
+    return res
 
 
 def denied(deny, suite, name):
@@ -92,16 +144,38 @@ def denied(deny, suite, name):
     return [g for g in deny if g == suite]
 
 
-def kmemleak(d):
-    """Reports of the final scan, or None if it did not complete."""
-    if not os.path.exists(os.path.join(d, 'kmemleak.scanned')):
-        return None
-    with open(os.path.join(d, 'kmemleak.txt'), errors='replace') as f:
-        return f.read().count('unreferenced object')
+def plan_base(out, shards, suites):
+    problems = []
+    plans = [[] for _ in range(shards)]
+    for suite in suites:
+        rp = results(out, 'patched', suite, problems)
+        need = sorted({n.split('/')[0] for n, v in rp.items() if v != 'PASS'})
+        if not need:
+            continue
+        if suite.startswith('test_progs'):
+            for k in range(shards):
+                mine = need[k::shards]
+                if mine:
+                    d = os.path.join(out, 'base', str(k))
+                    os.makedirs(d, exist_ok=True)
+                    with open(os.path.join(d, f'{suite}@{k}.allow'), 'w') as f:
+                        f.write(''.join(t + '\n' for t in mine))
+                    plans[k].append(f'{suite}@{k}')
+        else:
+            plans[0 if suite == 'test_verifier' else shards - 1].append(suite)
+    for k, plan in enumerate(plans):
+        d = os.path.join(out, 'base', str(k))
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, 'plan'), 'w') as f:
+            f.write(' '.join(plan) + '\n' if plan else '')
+        print(f'base/{k}: {" ".join(plan) or "nothing"}')
+    return 0
 
 
 def main():
-    base, patched, deny_path, suites = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    if sys.argv[1] == '--plan-base':
+        return plan_base(sys.argv[2], int(sys.argv[3]), sys.argv[4:])
+    out, deny_path, suites = sys.argv[1], sys.argv[2], sys.argv[3:]
     deny = []
     with open(deny_path) as f:
         for line in f:
@@ -113,11 +187,8 @@ def main():
     print('|---|---|---|---|')
     details = []
     for suite in suites:
-        rb, okb = results(base, suite)
-        rp, okp = results(patched, suite)
-        for side, ok in (('base', okb), ('patched', okp)):
-            if not ok:
-                problems.append(f'{suite} on {side}: results missing or inconsistent')
+        rb = results(out, 'base', suite, problems)
+        rp = results(out, 'patched', suite, problems)
         regress, both = [], []
         for name in sorted(set(rb) | set(rp)):
             b, p = rb.get(name, 'MISSING'), rp.get(name, 'MISSING')
@@ -141,13 +212,10 @@ def main():
     for g in deny:
         if g.startswith('test_verifier/') and g not in used:
             problems.append(f'DENYLIST entry {g} matches no failing test_verifier test')
-    for side, d in (('base', base), ('patched', patched)):
-        n = kmemleak(d)
-        print(f'\nkmemleak on {side}: ' + ('no scan' if n is None else f'{n} reports'))
-        if n is None:
-            problems.append(f'kmemleak: the scan on {side} did not complete')
-        elif n:
-            problems.append(f'kmemleak: {n} reports on {side} ({d}/kmemleak.txt)')
+    fuzz = [g for g in guests(out, 'patched') if 'fuzz' in planned(g)]
+    for r in ([results(out, 'patched', 'fuzz', problems)] if fuzz else []):
+        if r.get('') != 'PASS':
+            problems.append('the fuzzer\'s long run failed (fuzz.log)')
     print()
     if problems:
         print(f'**{len(problems)} problems**:\n')

@@ -1,61 +1,86 @@
 #!/usr/bin/env bash
-# Runs in the guest of one gate kernel (selftests/regress.sh): the suites
-# from build/gate/run-SIDE, each with its output and exit code in OUT; on
-# the patched kernel also the fuzzer's long run; then a kmemleak scan.
+# Runs in one guest of the regression gate (selftests/regress.sh): units of
+# work on one gate kernel, from build/gate/run-SIDE, each unit's output,
+# exit code and time in OUT, followed by a kmemleak scan whose reports are
+# kept with the unit.  A unit with UNIT.rc in OUT is done and is not run
+# again, so a run that was stopped resumes where it stopped.
 #
 #   gate-guest.sh SIDE OUT
-# Environment: GATE_SUITES (the suites, in order), GATE_FUZZ_CALLS (0: none),
-# GATE_WATCHDOG (test_progs' per-test limit, s).
+# Environment: GATE_UNITS (this guest's units, in order), GATE_SLICES,
+# GATE_FUZZ_CALLS, GATE_WATCHDOG (test_progs' per-test limit, s),
+# GATE_SELECT (more test_progs selectors, for a trial: "-a bpf_cookie").
+#
+# A unit is a suite (test_verifier, test_maps), "fuzz" (the series' fuzzer,
+# GATE_FUZZ_CALLS calls) or a test_progs flavour's slice, FLAVOUR@J: the
+# tests OUT/FLAVOUR@J.allow names when the host wrote that file (the base
+# kernel runs only what did not pass on the patched one), otherwise every
+# GATE_SLICES-th test by number from number J + 1 on.
 set -uo pipefail
 side=$1 out=$2
 top=$(cd "$(dirname "$0")/.." && pwd)
-run=$top/build/gate/run-$side
+# The guests of one kernel share build/gate/run-SIDE: each runs in its own
+# copy (symlinks, in the guest's tmpfs), so what a test writes to its
+# working directory stays in its guest.
+run=/tmp/run-$side
+cp -as "$top/build/gate/run-$side" "$run" || { echo "gate: $side: no run directory"; exit 1; }
+deny=$top/selftests/lists/gate.deny
 mkdir -p "$out"
 kml=/sys/kernel/debug/kmemleak
 
-# Leaks from before the tests are not theirs: scan, then forget what the
-# scan found (after 6 s, kmemleak's minimum age, so boot's allocations are
-# all old enough to be found).  What the final scans report was allocated
-# after this point.  A scan that fails leaves no kmemleak.scanned: the gate
-# then fails (selftests/gate-diff.py).
-sleep 6
-kml_ok=0
-echo scan >$kml && echo clear >$kml && kml_ok=1
-
-for s in $GATE_SUITES; do
-	echo "gate: $side: $s ($(date +%T))"
-	t0=$(date +%s)
-	cd "$run"
-	case $s in
-	test_progs*)
-		"./$s" -w "${GATE_WATCHDOG:-600}" -d "@$top/selftests/lists/gate.deny" \
-			-J "$out/$s.json" >"$out/$s.log" 2>&1 ;;
-	*)
-		# Line-buffered: stderr must not split a result line.
-		stdbuf -oL -eL "./$s" >"$out/$s.log" 2>&1 ;;
-	esac
-	echo $? >"$out/$s.rc"
-	echo "$(( $(date +%s) - t0 ))" >"$out/$s.secs"
-	echo "gate: $side: $s exit $(cat "$out/$s.rc") in $(cat "$out/$s.secs") s"
-done
-
-if [ "$side" = patched ] && [ "${GATE_FUZZ_CALLS:-0}" != 0 ]; then
-	echo "gate: $side: attach_data_fuzz, $GATE_FUZZ_CALLS calls ($(date +%T))"
-	t0=$(date +%s)
-	cd "$top/build/selftests"
-	ATTACH_DATA_FUZZ_CALLS=$GATE_FUZZ_CALLS ./test_progs -a attach_data_fuzz \
-		-J "$out/fuzz.json" >"$out/fuzz.log" 2>&1
-	echo $? >"$out/fuzz.rc"
-	echo "$(( $(date +%s) - t0 ))" >"$out/fuzz.secs"
-fi
-
 # kmemleak reports an object only after it has been unreferenced for 5 s
-# and through a scan: two scans, apart.
-if [ $kml_ok = 1 ] && echo scan >$kml && sleep 6 && echo scan >$kml &&
-   cat $kml >"$out/kmemleak.txt"; then
-	touch "$out/kmemleak.scanned"
-	echo "gate: $side: kmemleak: $(grep -c '^unreferenced object' "$out/kmemleak.txt") reports"
-else
-	echo "gate: $side: kmemleak: scan failed"
-fi
+# and through a scan: two scans, apart.  "clear" then forgets what was
+# found, so each report belongs to the unit before it.  Boot's own leaks
+# are found and forgotten first (after 6 s, so all of them are old enough).
+scan() {	# scan FILE: reports since the last clear into FILE
+	echo scan >$kml && sleep 6 && echo scan >$kml && cat $kml >"$1" &&
+		echo clear >$kml
+}
+sleep 6
+scan /dev/null || echo "gate: $side: kmemleak: the first scan failed"
+
+unit() {	# unit NAME CMD...: run CMD in $run as unit NAME
+	local s=$1 t0 rc
+	shift
+	echo "gate: $side: $s ($(date +%T))"
+	touch "$out/$s.started"
+	t0=$(date +%s)
+	(cd "$run" && "$@") >"$out/$s.log" 2>&1
+	rc=$?
+	echo "$(( $(date +%s) - t0 ))" >"$out/$s.secs"
+	if scan "$out/$s.kmemleak"; then
+		echo "gate: $side: kmemleak after $s: $(grep -c '^unreferenced object' "$out/$s.kmemleak") reports"
+	else
+		rm -f "$out/$s.kmemleak"
+		echo "gate: $side: kmemleak after $s: scan failed"
+	fi
+	echo $rc >"$out/$s.rc"
+	echo "gate: $side: $s exit $rc in $(cat "$out/$s.secs") s"
+}
+
+for u in $GATE_UNITS; do
+	[ ! -f "$out/$u.rc" ] || { echo "gate: $side: $u done before"; continue; }
+	s=${u%@*}
+	case $u in
+	test_progs*@*)
+		if [ -f "$out/$u.allow" ]; then
+			sel=(-a "@$out/$u.allow")
+		else
+			# By number, not by name: -l does not list the tests
+			# whose BPF objects were not built, -n selects them too.
+			sel=(-n "$(seq $((${u#*@} + 1)) "$GATE_SLICES" 4000 | paste -sd,)")
+		fi
+		# shellcheck disable=SC2086 # GATE_SELECT: more selectors, split
+		unit "$u" "./$s" -w "${GATE_WATCHDOG:-600}" "${sel[@]}" ${GATE_SELECT:-} \
+			-d "@$deny" -J "$out/$u.json" ;;
+	fuzz)
+		# The long run of the series' fuzzer, from the make-test build.
+		run=$top/build/selftests unit fuzz env ATTACH_DATA_FUZZ_CALLS="$GATE_FUZZ_CALLS" \
+			./test_progs -a attach_data_fuzz -J "$out/fuzz.json" ;;
+	test_verifier|test_maps)
+		# Line-buffered: stderr must not split a result line.
+		unit "$u" stdbuf -oL -eL "./$u" ;;
+	*)
+		echo "gate: $side: unknown unit $u" ;;
+	esac
+done
 exit 0

@@ -1,15 +1,35 @@
 #!/usr/bin/env bash
 # make regress: the A/B regression gate.  The tree's suites (test_progs and
 # its no_alu32 and cpuv4 flavours, test_verifier, test_maps), built once,
-# run on the unpatched and the patched gate kernel (kernel/gate.sh: BPF CI's
-# config, KASAN, lockdep, kmemleak) in two guests side by side; the fuzzer's
-# long run on the patched one; then selftests/gate-diff.py.  Fails on any
-# regression, any failure outside selftests/lists/gate.deny, any kmemleak
-# report and any kernel splat.  Results in build/regress/ (make regress-save
-# keeps them in selftests/regress-results/).
+# run on the patched and the unpatched gate kernel (kernel/gate.sh: BPF CI's
+# config, KASAN, lockdep, kmemleak), then selftests/gate-diff.py.  Fails on
+# any regression, any failure outside selftests/lists/gate.deny, any
+# kmemleak report and any kernel splat.  Results in build/regress/ (make
+# regress-save keeps them in selftests/regress-results/).
 #
-# Environment: GATE_SUITES (default: all five), GATE_FUZZ_CALLS (100000),
-# GATE_TIMEOUT (per guest, s).
+# 1. patched: GATE_SHARDS guests side by side (one per host core: TCG runs
+#    a guest on one).  Each test_progs flavour is cut into GATE_SLICES
+#    slices (every GATE_SLICES-th test by number), dealt out to the guests;
+#    the first guest also runs test_verifier, the last test_maps and the
+#    fuzzer's long run.
+# 2. base: the same binaries, but only the tests that did not pass on
+#    patched (a regression is a test that passes on base and not on
+#    patched: the others cannot be one).  GATE_BASE=all runs everything on
+#    base too.
+#
+# Each slice or suite is a unit of work with its results in
+# build/regress/SIDE/GUEST/; a unit that finished is not run again while
+# the kernels, the test binaries and the settings stay the same, so a run
+# that was stopped (or outlived GATE_TIMEOUT) resumes where it stopped.  A
+# guest that dies in a unit (a crash: oops=panic) ends that unit with exit
+# code "crash", and the next boot goes on with the rest.  To run a unit
+# again, delete its UNIT.rc.
+#
+# Environment: GATE_SUITES (default: all five), GATE_SHARDS (nproc),
+# GATE_SLICES (slices per test_progs flavour, 24),
+# GATE_FUZZ_CALLS (100000), GATE_BASE (needed|all), GATE_TIMEOUT (per
+# boot, s), GATE_WATCHDOG (test_progs' per-test limit, s), GATE_SELECT
+# (more test_progs selectors, for a trial run: "-a bpf_cookie").
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -17,67 +37,162 @@ GATE=$BUILD/gate
 out=$BUILD/regress
 export GATE_SUITES=${GATE_SUITES:-test_progs test_progs-no_alu32 test_progs-cpuv4 test_verifier test_maps}
 export GATE_FUZZ_CALLS=${GATE_FUZZ_CALLS:-100000}
+shards=${GATE_SHARDS:-$(nproc)}
+export GATE_SLICES=${GATE_SLICES:-24}
+base_mode=${GATE_BASE:-needed}
 timeout=${GATE_TIMEOUT:-28800}
+case $base_mode in needed|all) ;; *) die "GATE_BASE is needed or all, not $base_mode" ;; esac
 
 "$TOP/kernel/gate.sh"
 "$TOP/selftests/gate-build.sh"
 
-rm -rf "$out"
-mkdir -p "$out"
-t0=$(date +%s)
-pids=()
-for side in base patched; do
-	say VM "$side: $GATE_SUITES$([ $side = base ] || echo ", fuzz $GATE_FUZZ_CALLS calls")"
-	# The guest has none of this environment: the settings go on the
-	# command line.  A soft lockup is still a splat that fails the gate,
-	# but the guest goes on (TCG with KASAN and lockdep is slow), so the
-	# other results are there too.
-	"$TOP/vm/run.sh" -k "$GATE/$side/arch/x86/boot/bzImage" -m 4096 -t "$timeout" \
-		-p "softlockup_panic=0 nmi_watchdog=0" -l "$out/$side.serial.log" -- \
-		env GATE_SUITES="$GATE_SUITES" GATE_FUZZ_CALLS="$GATE_FUZZ_CALLS" \
-		GATE_WATCHDOG="${GATE_WATCHDOG:-600}" \
-		"$TOP/selftests/gate-guest.sh" "$side" "$out/$side" >"$out/$side.console.log" 2>&1 &
-	pids+=($!)
-done
+# What the results depend on; another identity starts the run afresh.
+say HASH "kernels, test binaries, BPF objects, modules"
+identity=$(
+	{
+		echo "suites=$GATE_SUITES shards=$shards slices=$GATE_SLICES fuzz=$GATE_FUZZ_CALLS base=$base_mode select=${GATE_SELECT:-}"
+		cd "$GATE"
+		{
+			find base/arch/x86/boot/bzImage patched/arch/x86/boot/bzImage \
+				"$BUILD/selftests/test_progs" selftests/test_progs \
+				selftests/test_progs-no_alu32 selftests/test_progs-cpuv4 \
+				selftests/test_verifier selftests/test_maps -type f
+			find selftests -name '*.bpf.o' -type f
+			find run-base run-patched -name '*.ko' -type f
+		} | sort | xargs sha256sum
+	} | sha256sum | cut -c1-16)
+if [ "$(cat "$out/identity" 2>/dev/null)" != "$identity" ]; then
+	[ ! -d "$out" ] || say GATE "new kernels, binaries or settings: the old results go"
+	rm -rf "$out"
+	mkdir -p "$out"
+	echo "$identity" >"$out/identity"
+else
+	say GATE "resuming the run in ${out#"$TOP"/} (identity $identity)"
+fi
+
+pending() {	# pending DIR UNIT...: the units without DIR/UNIT.rc
+	local d=$1 s
+	shift
+	for s in "$@"; do [ -f "$d/$s.rc" ] || printf '%s ' "$s"; done
+}
+
+guest() {	# guest SIDE SHARD UNIT...: boot until every unit has a result
+	local side=$1 k=$2 d=$out/$1/$2 todo boot rc s
+	shift 2
+	mkdir -p "$d"
+	for boot in 1 2 3 4 5 6 7 8 9; do
+		todo=$(pending "$d" "$@")
+		[ -n "$todo" ] || return 0
+		rm -f "$d"/*.started
+		# The guest has none of this environment: the settings go on
+		# the command line.  A soft lockup is still a splat that fails
+		# the gate, but the guest goes on (TCG with KASAN and lockdep
+		# is slow), so the other results are there too.
+		rc=0
+		"$TOP/vm/run.sh" -k "$GATE/$side/arch/x86/boot/bzImage" -m 4096 -t "$timeout" \
+			-p "softlockup_panic=0 nmi_watchdog=0" -l "$d/serial.$(date +%s).log" -- \
+			env GATE_UNITS="$todo" GATE_SLICES="$GATE_SLICES" GATE_FUZZ_CALLS="$GATE_FUZZ_CALLS" \
+			GATE_WATCHDOG="${GATE_WATCHDOG:-600}" GATE_SELECT="${GATE_SELECT:-}" \
+			"$TOP/selftests/gate-guest.sh" "$side" "$d" \
+			>>"$d/console.log" 2>&1 || rc=$?
+		[ "$rc" != 124 ] || { echo "vm: $side/$k: timed out after $timeout s" >>"$d/console.log"; return 1; }
+		# A unit that started and has no result: the guest died in it.
+		for s in $todo; do
+			if [ -f "$d/$s.started" ] && [ ! -f "$d/$s.rc" ]; then
+				echo crash >"$d/$s.rc"
+				echo "vm: $side/$k: the guest died in $s (exit $rc)" >>"$d/console.log"
+			fi
+		done
+		[ "$(pending "$d" "$@")" != "$todo" ] ||
+			{ echo "vm: $side/$k: no progress (exit $rc)" >>"$d/console.log"; return 1; }
+	done
+	return 1
+}
+
+side() {	# side SIDE: every guest of SIDE (its plan in $out/SIDE/SHARD/plan)
+	local side=$1 k pids=() rc=0 t0
+	t0=$(date +%s)
+	for k in $(seq 0 $((shards - 1))); do
+		[ -s "$out/$side/$k/plan" ] || continue
+		say VM "$side/$k: $(cat "$out/$side/$k/plan")"
+		# shellcheck disable=SC2046
+		guest "$side" "$k" $(cat "$out/$side/$k/plan") &
+		pids+=($!)
+	done
+	for k in "${pids[@]}"; do wait "$k" || rc=1; done
+	cat "$out/$side"/*/console.log 2>/dev/null | grep -E '^gate:.*(exit|reports|failed)|^vm:' || true
+	say VM "$side: done in $(( $(date +%s) - t0 )) s"
+	return $rc
+}
+
+plan() {	# plan SIDE: each guest's units, in $out/SIDE/SHARD/plan
+	local side=$1 k s j last=$((shards - 1))
+	for k in $(seq 0 $last); do
+		mkdir -p "$out/$side/$k"
+		[ -f "$out/$side/$k/plan" ] && continue
+		for s in $GATE_SUITES; do
+			case $s in
+			test_progs*) for j in $(seq "$k" "$shards" $((GATE_SLICES - 1))); do echo "$s@$j"; done ;;
+			test_verifier) [ "$k" != 0 ] || echo "$s" ;;
+			*) [ "$k" != "$last" ] || echo "$s" ;;
+			esac
+		done | paste -sd' ' >"$out/$side/$k/plan"
+		if [ "$side" = patched ] && [ "$k" = "$last" ] && [ "$GATE_FUZZ_CALLS" != 0 ]; then
+			sed -i 's/$/ fuzz/' "$out/$side/$k/plan"
+		fi
+	done
+}
+
 rc=0
-for i in 0 1; do
-	wait "${pids[$i]}" || rc=$?
-done
-cat "$out/base.console.log" "$out/patched.console.log" | grep -E '^gate:|^vm:|splat|    \|' || true
-say VM "both guests done in $(( $(date +%s) - t0 )) s"
+plan patched
+side patched || rc=1
+if [ $rc = 0 ]; then
+	if [ "$base_mode" = all ]; then
+		plan base
+	else
+		# Only what did not pass on patched, spread over the guests.
+		"$TOP/selftests/gate-diff.py" --plan-base "$out" "$shards" $GATE_SUITES
+	fi
+	side base || rc=1
+fi
 
 {
 	echo "# Regression gate: $(git -C "$GATE/base" log -1 --format=%s) vs + the series"
 	echo
 	echo "patched: $(git -C "$GATE/patched" log -1 --format='%h %s'), $(git -C "$KSRC" rev-list --count base..HEAD) commits on base;"
 	echo "config: tinyconfig + Kconfig.fragment + the tree's selftests/bpf config, config.x86_64, config.vm + kernel/Kconfig.gate (KASAN, lockdep, PROVE_RCU, DEBUG_ATOMIC_SLEEP, kmemleak)."
+	echo "$shards guests per kernel; base ran $([ "$base_mode" = all ] && echo everything || echo "only what did not pass on patched")."
 	echo
-	for side in base patched; do
-		printf '%s guest:' "$side"
-		for s in $GATE_SUITES fuzz; do
-			[ -f "$out/$side/$s.secs" ] && printf ' %s %s s (exit %s);' "$s" "$(cat "$out/$side/$s.secs")" "$(cat "$out/$side/$s.rc")"
+	echo "| kernel/guest | unit: seconds (exit) |"
+	echo "|---|---|"
+	for d in "$out"/patched/* "$out"/base/*; do
+		[ -s "$d/plan" ] || continue
+		printf '| %s |' "${d#"$out"/}"
+		for u in $(cat "$d/plan"); do
+			[ -f "$d/$u.rc" ] && printf ' %s: %s (%s);' "$u" "$(cat "$d/$u.secs" 2>/dev/null || echo ?)" "$(cat "$d/$u.rc")"
 		done
-		echo
+		echo ' |'
 	done
 	echo
-	grep -h '^fuzz ' "$out/patched/fuzz.log" 2>/dev/null | sed 's/^/    /' || true
+	grep -h '^fuzz ' "$out"/patched/*/fuzz.log 2>/dev/null | sed 's/^/    /' || true
 	echo
 } >"$out/summary.md"
-diff_rc=0
-"$TOP/selftests/gate-diff.py" "$out/base" "$out/patched" "$TOP/selftests/lists/gate.deny" \
-	$GATE_SUITES >>"$out/summary.md" || diff_rc=1
-[ ! -f "$out/patched/fuzz.rc" ] || [ "$(cat "$out/patched/fuzz.rc")" = 0 ] ||
-	{ echo "- the fuzzer's long run failed: $out/patched/fuzz.log" >>"$out/summary.md"; diff_rc=1; }
-for side in base patched; do
-	if grep -q 'kmemleak.*disabled' "$out/$side.serial.log"; then
-		echo "- kmemleak disabled itself on $side: its scan proves nothing" >>"$out/summary.md"
-		diff_rc=1
+if [ $rc != 0 ]; then
+	echo "**incomplete**: a guest timed out or stopped making progress; see build/regress/*/*/console.log. make regress resumes." >>"$out/summary.md"
+fi
+"$TOP/selftests/gate-diff.py" "$out" "$TOP/selftests/lists/gate.deny" \
+	$GATE_SUITES >>"$out/summary.md" || rc=1
+for log in "$out"/*/*/serial.*.log; do
+	[ -f "$log" ] || continue
+	if grep -q 'kmemleak.*disabled' "$log"; then
+		echo "- kmemleak disabled itself (${log#"$out"/}): its scans prove nothing" >>"$out/summary.md"
+		rc=1
 	fi
-	if splat=$("$TOP/vm/splat.sh" "$out/$side.serial.log"); then :; else
-		printf '\n## Kernel splat on %s\n\n```\n%s\n```\n' "$side" "$splat" >>"$out/summary.md"
-		diff_rc=1
+	if ! splat=$("$TOP/vm/splat.sh" "$log"); then
+		printf '\n## Kernel splat (%s)\n\n```\n%s\n```\n' "${log#"$out"/}" "$splat" >>"$out/summary.md"
+		rc=1
 	fi
 done
 cat "$out/summary.md"
-[ $rc = 0 ] && [ $diff_rc = 0 ] || die "regression gate failed: $out/summary.md"
+[ $rc = 0 ] || die "regression gate failed: $out/summary.md"
 say PASS "regression gate: 0 regressions ($out/summary.md)"
