@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Runs in one guest of the regression gate (selftests/regress.sh): units of
-# work on one gate kernel, from build/gate/run-SIDE, each unit's output,
+# work on one gate kernel, each unit's output,
 # exit code and time in OUT, followed by a kmemleak scan whose reports are
 # kept with the unit.  A unit with UNIT.rc in OUT is done and is not run
 # again, so a run that was stopped resumes where it stopped.
 #
-#   gate-guest.sh SIDE OUT
+#   gate-guest.sh SIDE GUEST OUT
+# GUEST names this guest's run directory, build/gate/run-GUEST (a copy of
+# build/gate/run-SIDE of its own: what a test writes to its working
+# directory stays with its guest).
 # Environment: GATE_UNITS (this guest's units, in order), GATE_SLICES,
 # GATE_FUZZ_CALLS, GATE_WATCHDOG (test_progs' per-test limit, s),
 # GATE_SELECT (more test_progs selectors, for a trial: "-a bpf_cookie").
@@ -16,13 +19,9 @@
 # kernel runs only what did not pass on the patched one), otherwise every
 # GATE_SLICES-th test by number from number J + 1 on.
 set -uo pipefail
-side=$1 out=$2
+side=$1 guest=$2 out=$3
 top=$(cd "$(dirname "$0")/.." && pwd)
-# The guests of one kernel share build/gate/run-SIDE: each runs in its own
-# copy (symlinks, in the guest's tmpfs), so what a test writes to its
-# working directory stays in its guest.
-run=/tmp/run-$side
-cp -as "$top/build/gate/run-$side" "$run" || { echo "gate: $side: no run directory"; exit 1; }
+run=$top/build/gate/run-$guest
 deny=$top/selftests/lists/gate.deny
 mkdir -p "$out"
 kml=/sys/kernel/debug/kmemleak

@@ -43,6 +43,7 @@ base_mode=${GATE_BASE:-needed}
 timeout=${GATE_TIMEOUT:-28800}
 case $base_mode in needed|all) ;; *) die "GATE_BASE is needed or all, not $base_mode" ;; esac
 
+"$TOP/kernel/deps.sh" gate
 "$TOP/kernel/gate.sh"
 "$TOP/selftests/gate-build.sh"
 
@@ -84,6 +85,10 @@ guest() {	# guest SIDE SHARD UNIT...: boot until every unit has a result
 		todo=$(pending "$d" "$@")
 		[ -n "$todo" ] || return 0
 		rm -f "$d"/*.started
+		# Its own run directory (symlinks; copied here: in the guest,
+		# under TCG over 9p, that takes minutes).
+		rm -rf "$GATE/run-$side-$k"
+		cp -as "$GATE/run-$side" "$GATE/run-$side-$k"
 		# The guest has none of this environment: the settings go on
 		# the command line.  A soft lockup is still a splat that fails
 		# the gate, but the guest goes on (TCG with KASAN and lockdep
@@ -93,7 +98,7 @@ guest() {	# guest SIDE SHARD UNIT...: boot until every unit has a result
 			-p "softlockup_panic=0 nmi_watchdog=0" -l "$d/serial.$(date +%s).log" -- \
 			env GATE_UNITS="$todo" GATE_SLICES="$GATE_SLICES" GATE_FUZZ_CALLS="$GATE_FUZZ_CALLS" \
 			GATE_WATCHDOG="${GATE_WATCHDOG:-600}" GATE_SELECT="${GATE_SELECT:-}" \
-			"$TOP/selftests/gate-guest.sh" "$side" "$d" \
+			"$TOP/selftests/gate-guest.sh" "$side" "$side-$k" "$d" \
 			>>"$d/console.log" 2>&1 || rc=$?
 		[ "$rc" != 124 ] || { echo "vm: $side/$k: timed out after $timeout s" >>"$d/console.log"; return 1; }
 		# A unit that started and has no result: the guest died in it.
