@@ -10,8 +10,7 @@
 # build/gate/run-SIDE of its own: what a test writes to its working
 # directory stays with its guest).
 # Environment: GATE_UNITS (this guest's units, in order), GATE_SLICES,
-# GATE_FUZZ_CALLS, GATE_WATCHDOG (test_progs' per-test limit, s),
-# GATE_SELECT (more test_progs selectors, for a trial: "-a bpf_cookie").
+# GATE_FUZZ_CALLS, GATE_WATCHDOG (test_progs' per-test limit, s).
 #
 # A unit is a suite (test_verifier, test_maps), "fuzz" (the series' fuzzer,
 # GATE_FUZZ_CALLS calls) or a test_progs flavour's slice, FLAVOUR@J: the
@@ -68,8 +67,7 @@ for u in $GATE_UNITS; do
 			# whose BPF objects were not built, -n selects them too.
 			sel=(-n "$(seq $((${u#*@} + 1)) "$GATE_SLICES" 4000 | paste -sd,)")
 		fi
-		# shellcheck disable=SC2086 # GATE_SELECT: more selectors, split
-		unit "$u" "./$s" -w "${GATE_WATCHDOG:-600}" "${sel[@]}" ${GATE_SELECT:-} \
+		unit "$u" "./$s" -w "${GATE_WATCHDOG:-600}" "${sel[@]}" \
 			-d "@$deny" -J "$out/$u.json" ;;
 	fuzz)
 		# The long run of the series' fuzzer, from the make-test build.

@@ -26,10 +26,9 @@
 # again, delete its UNIT.rc.
 #
 # Environment: GATE_SUITES (default: all five), GATE_SHARDS (nproc),
-# GATE_SLICES (slices per test_progs flavour, 24),
+# GATE_SLICES (slices per test_progs flavour, 12),
 # GATE_FUZZ_CALLS (100000), GATE_BASE (needed|all), GATE_TIMEOUT (per
-# boot, s), GATE_WATCHDOG (test_progs' per-test limit, s), GATE_SELECT
-# (more test_progs selectors, for a trial run: "-a bpf_cookie").
+# boot, s), GATE_WATCHDOG (test_progs' per-test limit, s).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -38,7 +37,7 @@ out=$BUILD/regress
 export GATE_SUITES=${GATE_SUITES:-test_progs test_progs-no_alu32 test_progs-cpuv4 test_verifier test_maps}
 export GATE_FUZZ_CALLS=${GATE_FUZZ_CALLS:-100000}
 shards=${GATE_SHARDS:-$(nproc)}
-export GATE_SLICES=${GATE_SLICES:-24}
+export GATE_SLICES=${GATE_SLICES:-12}
 base_mode=${GATE_BASE:-needed}
 timeout=${GATE_TIMEOUT:-28800}
 case $base_mode in needed|all) ;; *) die "GATE_BASE is needed or all, not $base_mode" ;; esac
@@ -51,7 +50,7 @@ case $base_mode in needed|all) ;; *) die "GATE_BASE is needed or all, not $base_
 say HASH "kernels, test binaries, BPF objects, modules"
 identity=$(
 	{
-		echo "suites=$GATE_SUITES shards=$shards slices=$GATE_SLICES fuzz=$GATE_FUZZ_CALLS base=$base_mode select=${GATE_SELECT:-}"
+		echo "suites=$GATE_SUITES shards=$shards slices=$GATE_SLICES fuzz=$GATE_FUZZ_CALLS base=$base_mode"
 		cd "$GATE"
 		{
 			find base/arch/x86/boot/bzImage patched/arch/x86/boot/bzImage \
@@ -78,10 +77,10 @@ pending() {	# pending DIR UNIT...: the units without DIR/UNIT.rc
 }
 
 guest() {	# guest SIDE SHARD UNIT...: boot until every unit has a result
-	local side=$1 k=$2 d=$out/$1/$2 todo boot rc s
+	local side=$1 k=$2 d=$out/$1/$2 todo rc s
 	shift 2
 	mkdir -p "$d"
-	for boot in 1 2 3 4 5 6 7 8 9; do
+	for _ in 1 2 3 4 5 6 7 8 9; do	# boots, at most
 		todo=$(pending "$d" "$@")
 		[ -n "$todo" ] || return 0
 		rm -f "$d"/*.started
@@ -97,7 +96,7 @@ guest() {	# guest SIDE SHARD UNIT...: boot until every unit has a result
 		"$TOP/vm/run.sh" -k "$GATE/$side/arch/x86/boot/bzImage" -m 4096 -t "$timeout" \
 			-p "softlockup_panic=0 nmi_watchdog=0" -l "$d/serial.$(date +%s).log" -- \
 			env GATE_UNITS="$todo" GATE_SLICES="$GATE_SLICES" GATE_FUZZ_CALLS="$GATE_FUZZ_CALLS" \
-			GATE_WATCHDOG="${GATE_WATCHDOG:-600}" GATE_SELECT="${GATE_SELECT:-}" \
+			GATE_WATCHDOG="${GATE_WATCHDOG:-600}" \
 			"$TOP/selftests/gate-guest.sh" "$side" "$side-$k" "$d" \
 			>>"$d/console.log" 2>&1 || rc=$?
 		[ "$rc" != 124 ] || { echo "vm: $side/$k: timed out after $timeout s" >>"$d/console.log"; return 1; }
