@@ -25,6 +25,9 @@ if ! mount -t 9p -o "$P9" project "$ATTACH_DATA_TOP" || ! cd "$ATTACH_DATA_TOP";
 fi
 ulimit -l unlimited
 hostname vm
+# Loopback up, as BPF CI's guests have it: the tree's serial tests connect
+# and ping over lo in the initial network namespace.
+ip link set lo up 2>/dev/null || echo "vm: cannot bring lo up" >/dev/hvc0
 
 run=$ATTACH_DATA_RUN
 echo "vm: up, $(nproc) CPU(s)" >/dev/hvc0
