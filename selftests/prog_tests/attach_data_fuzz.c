@@ -1174,12 +1174,14 @@ static const struct {
 	{ "uprobe.s", BPF_PROG_TYPE_KPROBE, 0, BPF_F_SLEEPABLE, true },
 	{ "uprobe.multi", BPF_PROG_TYPE_KPROBE, BPF_TRACE_UPROBE_MULTI, 0, true },
 	{ "tracepoint", BPF_PROG_TYPE_TRACEPOINT, 0, 0, true },
-	{ "kprobe.multi", BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_MULTI, 0, false },
-	{ "kprobe.session", BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_SESSION, 0, false },
-	{ "uprobe.session", BPF_PROG_TYPE_KPROBE, BPF_TRACE_UPROBE_SESSION, 0, false },
+	{ "kprobe.multi", BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_MULTI, 0, true },
+	{ "kprobe.session", BPF_PROG_TYPE_KPROBE, BPF_TRACE_KPROBE_SESSION, 0, true },
+	{ "uprobe.session", BPF_PROG_TYPE_KPROBE, BPF_TRACE_UPROBE_SESSION, 0, true },
+	{ "raw_tp", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, true },
+	{ "raw_tp.w", BPF_PROG_TYPE_RAW_TRACEPOINT_WRITABLE, 0, 0, true },
 	{ "perf_event", BPF_PROG_TYPE_PERF_EVENT, 0, 0, false },
-	{ "raw_tp", BPF_PROG_TYPE_RAW_TRACEPOINT, 0, 0, false },
 	{ "socket", BPF_PROG_TYPE_SOCKET_FILTER, 0, 0, false },
+	{ "xdp", BPF_PROG_TYPE_XDP, 0, 0, false },
 };
 
 /* Build one case's BTF; returns the attach data type id (may be invalid
@@ -2738,16 +2740,13 @@ out:
  *   program declared attach data, size differs (no data at all too) EINVAL
  *   attach data given, program declared none (pointer or size)       EINVAL
  *   both a BPF cookie and attach data                                EINVAL
- *   attach data pointer NULL or unreadable (any of its bytes)        EFAULT
+ *   attach data pointer NULL                                         EINVAL
+ *   any blob unreadable (any of its bytes)                           EFAULT
  *   perf event created with attr.inherit                             EINVAL
  *
- * and for uprobe_multi links "the errors of perf-event links, with cookies
- * in place of the BPF cookie": any of the cnt blobs unreadable, or a range
- * of cnt * attach_data_size bytes that is not a user address range, EFAULT.
- * A NULL blob array on a uprobe_multi link: the table says EFAULT, the
- * kernel says EINVAL (it checks the pointer with the sizes; the series' own
- * test, uprobe_multi_bad_input/null_data, expects EINVAL); both are taken
- * and the summary counts which one came.
+ * and for uprobe_multi links the same, with cookies in place of the BPF
+ * cookie: a range of cnt * attach_data_size bytes that is not a user
+ * address range, EFAULT too.
  *
  * Errors that are not attach data's, as the kernel has them: a program of
  * another type than the event (or the link type) EINVAL, a target fd that
@@ -3144,7 +3143,6 @@ static void fz_link_case(struct fz *f, struct lc *lc)
 			if (!data) {
 				is_null = true;
 				FZ_ADD(exp, FZ_EINVAL);
-				exp |= FZ_BIT(FZ_EFAULT);
 			}
 		} else if (data || size) {
 			FZ_ADD(exp, FZ_EINVAL);
@@ -3171,9 +3169,9 @@ static void fz_link_case(struct fz *f, struct lc *lc)
 		attr.link_create.perf_event.attach_data = ptr_to_u64(data);
 		attr.link_create.perf_event.attach_data_size = size;
 		if (S) {
-			if (cookie || size != (__u32)S)
+			if (cookie || size != (__u32)S || !data)
 				FZ_ADD(exp, FZ_EINVAL);
-			if (size == (__u32)S && !lc_readable(lc, data, size))
+			else if (!lc_readable(lc, data, size))
 				FZ_ADD(exp, FZ_EFAULT);
 			if (lt == LT_TP_INHERIT)
 				FZ_ADD(exp, FZ_EINVAL);

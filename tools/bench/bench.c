@@ -11,12 +11,15 @@
 #include <sys/wait.h>
 #include "bench.h"
 
-extern const struct bench bench_lookup, bench_kprobe, bench_uprobe, bench_usdt, bench_scale;
+extern const struct bench bench_lookup, bench_kprobe, bench_uprobe, bench_kprobe_multi,
+	bench_fentry, bench_usdt, bench_scale;
 
 static const struct bench *const benchs[] = {
 	&bench_lookup,	/* group 1: per access */
 	&bench_kprobe,	/* group 1: per hit */
 	&bench_uprobe,
+	&bench_kprobe_multi,
+	&bench_fentry,
 	&bench_usdt,	/* group 2 */
 	&bench_scale,	/* group 3 */
 };

@@ -29,15 +29,15 @@ static void measure(void)
 	skel->bss->bench_pid = getpid();
 	variants_fill(skel->obj, skel->bss->gbl);
 	for (v = 0; v < V_CNT; v++)
-		links[v] = variant_attach(skel->obj, v, false);
+		links[v] = variant_attach(skel->obj, v, TRIG_KPROBE);
 
 	/* Warm up, learn the IP the kprobe reports, key the HASH by it. */
-	variants_trigger(false, 1);
+	variants_trigger(TRIG_KPROBE, 1);
 	variants_key_ip(skel->obj, skel->bss->seen_ip);
 	memset(skel->bss->nsamples, 0, sizeof(skel->bss->nsamples));
 	memset(skel->bss->nbad, 0, sizeof(skel->bss->nbad));
 
-	variants_trigger(false, env.calls);
+	variants_trigger(TRIG_KPROBE, env.calls);
 
 	/* Every program ran on every firing, and each of its accesses read
 	 * the data (checked after its timed loop).

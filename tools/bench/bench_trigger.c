@@ -1,20 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
-/* kprobe, uprobe: the cost per probe hit (benchmark group 1, per hit).  Each
- * variant of progs/bench_trigger.c is attached alone to a kprobe on
- * getpgid() (fired by a tight syscall loop) or to a uprobe on a function of
- * this program (fired by a tight call loop); the loop's time per call is the
- * cost of one trigger.  Rounds interleave the variants (in a rotating order),
+/* kprobe, uprobe, kprobe_multi, fentry: the cost per probe hit (benchmark
+ * group 1, per hit).  Each variant of progs/bench_trigger.c is attached
+ * alone to a kprobe on getpgid() (fired by a tight syscall loop), to a
+ * uprobe on a function of this program (fired by a tight call loop), or,
+ * as a kprobe_multi program, through a one-function kprobe_multi link on
+ * getpgid(); progs/bench_trigger_fentry.c's, the same variants as fentry
+ * programs, to getpgid().  The loop's time per call is the cost of one
+ * trigger.  Rounds interleave the variants (in a rotating order),
  * and each variant reports the median, min and max over the rounds.  "no
  * probe" is the bare loop; "net" is a variant's cost minus that of the empty
  * program.  On the wall clock (-u ns), calls/s is the trigger throughput.
  *
- *   bench kprobe|uprobe [-n CALLS] [-r ROUNDS] [-o CSV] [-l LABEL] [-u UNIT]
+ *   bench kprobe|uprobe|kprobe_multi|fentry [-n CALLS] [-r ROUNDS] [-o CSV]
+ *         [-l LABEL] [-u UNIT]
  */
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "lookup_variants.h"
 #include "bench_trigger.skel.h"
+#include "bench_trigger_fentry.skel.h"
 
 #define MAX_ROUNDS	64
 
@@ -25,17 +30,52 @@ static const char *name_of(int v)
 	return v == V_EMPTY ? "empty program" : v == NOPROBE ? "no probe" : variant_names[v];
 }
 
+static enum trig kind(void)
+{
+	if (!strcmp(env.name, "uprobe"))
+		return TRIG_UPROBE;
+	if (!strcmp(env.name, "kprobe_multi"))
+		return TRIG_KMULTI;
+	if (!strcmp(env.name, "fentry"))
+		return TRIG_FENTRY;
+	return TRIG_KPROBE;
+}
+
+/* Both objects have the same globals (hits, found, seen_ip, gbl). */
+_Static_assert(sizeof(struct bench_trigger__bss) == sizeof(struct bench_trigger_fentry__bss),
+	       "bench_trigger and bench_trigger_fentry globals differ");
+
 static void measure(void)
 {
-	bool uprobe = !strcmp(env.name, "uprobe");
-	struct bench_trigger *skel;
+	struct bench_trigger_fentry *fskel = NULL;
+	struct bench_trigger *skel = NULL;
+	struct bench_trigger__bss *bss;
+	struct bpf_program *prog;
+	struct bpf_object *obj;
+	enum trig k = kind();
 	int r, i, v;
 	__u64 want;
 
-	skel = bench_trigger__open_and_load();
-	if (!skel)
-		bench_die("load failed");
-	variants_fill(skel->obj, skel->bss->gbl);
+	if (k == TRIG_FENTRY) {
+		fskel = bench_trigger_fentry__open_and_load();
+		if (!fskel)
+			bench_die("load failed");
+		obj = fskel->obj;
+		bss = (struct bench_trigger__bss *)fskel->bss;
+	} else {
+		skel = bench_trigger__open();
+		if (!skel)
+			bench_die("open failed");
+		if (k == TRIG_KMULTI)
+			bpf_object__for_each_program(prog, skel->obj)
+				bpf_program__set_expected_attach_type(prog,
+								      BPF_TRACE_KPROBE_MULTI);
+		if (bench_trigger__load(skel))
+			bench_die("load failed");
+		obj = skel->obj;
+		bss = skel->bss;
+	}
+	variants_fill(obj, bss->gbl);
 
 	for (r = 0; r < env.rounds; r++) {
 		for (i = 0; i < NVAR; i++) {
@@ -44,13 +84,13 @@ static void measure(void)
 
 			v = bench_rotate(i, r, NVAR);
 			if (v != NOPROBE) {
-				link = variant_attach(skel->obj, v, uprobe);
-				variants_trigger(uprobe, 1);	/* warm up; learns the IP */
+				link = variant_attach(obj, v, k);
+				variants_trigger(k, 1);	/* warm up; learns the IP */
 				if (v == V_HASH_IP && r == 0)
-					variants_key_ip(skel->obj, skel->bss->seen_ip);
+					variants_key_ip(obj, bss->seen_ip);
 			}
 			t0 = now_ns();
-			variants_trigger(uprobe, env.calls);
+			variants_trigger(k, env.calls);
 			t1 = now_ns();
 			bench_sample(v, 0, (double)(t1 - t0) / env.calls);
 			bpf_link__destroy(link);
@@ -62,7 +102,7 @@ static void measure(void)
 	 */
 	want = (__u64)env.rounds * (env.calls + 1);
 	for (v = 0; v < NOPROBE; v++) {
-		__u64 h = skel->bss->hits[v], fd = skel->bss->found[v] + (v == V_HASH_IP);
+		__u64 h = bss->hits[v], fd = bss->found[v] + (v == V_HASH_IP);
 
 		if (h != want || fd != want)
 			bench_die("%s: %llu hits, %llu found, want %llu", name_of(v),
@@ -70,11 +110,19 @@ static void measure(void)
 				  (unsigned long long)want);
 	}
 	bench_trigger__destroy(skel);
+	bench_trigger_fentry__destroy(fskel);
 }
+
+static const char *const headings[] = {
+	[TRIG_KPROBE] = "Cost per kprobe hit",
+	[TRIG_UPROBE] = "Cost per uprobe hit",
+	[TRIG_KMULTI] = "Cost per kprobe_multi hit",
+	[TRIG_FENTRY] = "Cost per fentry hit",
+};
 
 static void report(void)
 {
-	bool uprobe = !strcmp(env.name, "uprobe");
+	bool uprobe = kind() == TRIG_UPROBE;
 	struct bench_stat st[NVAR];
 	double ad, net;
 	int i, v;
@@ -83,7 +131,7 @@ static void report(void)
 		st[v] = bench_stat(v, 0);
 	ad = st[V_ATTACH_DATA].med - st[V_EMPTY].med;
 
-	bench_heading(uprobe ? "Cost per uprobe hit" : "Cost per kprobe hit");
+	bench_heading(headings[kind()]);
 	printf("%d rounds x %d %s, variants interleaved, one attached at a time;\n"
 	       "%s per call (median, min, max); net = minus the empty program's median\n\n",
 	       env.rounds, env.calls, uprobe ? "calls of a uprobed function" : "getpgid() calls",
@@ -124,6 +172,28 @@ static void report(void)
 const struct bench bench_kprobe = {
 	.name = "kprobe",
 	.doc = "cost per kprobe hit of each variant, attached alone (getpgid() loop)",
+	.opts = "nrolu",
+	.calls = 5000,
+	.rounds = 7,
+	.max_rounds = MAX_ROUNDS,
+	.measure = measure,
+	.report = report,
+};
+
+const struct bench bench_kprobe_multi = {
+	.name = "kprobe_multi",
+	.doc = "cost per kprobe_multi hit of each variant, attached alone (getpgid() loop)",
+	.opts = "nrolu",
+	.calls = 5000,
+	.rounds = 7,
+	.max_rounds = MAX_ROUNDS,
+	.measure = measure,
+	.report = report,
+};
+
+const struct bench bench_fentry = {
+	.name = "fentry",
+	.doc = "cost per fentry hit of each variant, attached alone (getpgid() loop)",
 	.opts = "nrolu",
 	.calls = 5000,
 	.rounds = 7,

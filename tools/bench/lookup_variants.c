@@ -57,37 +57,51 @@ __attribute__((noinline)) void bench_uprobe_target(void)
 	asm volatile ("" ::: "memory");
 }
 
-struct bpf_link *variant_attach(struct bpf_object *obj, int v, bool uprobe)
+struct bpf_link *variant_attach(struct bpf_object *obj, int v, enum trig kind)
 {
 	static const struct per_attach blob = { .val = SLOT };
+	static const __u64 cookie = SLOT;
+	static const char *sym = KPROBE_FUNC;
 	struct bpf_program *prog = bpf_object__find_program_by_name(obj, prog_names[v]);
 	LIBBPF_OPTS(bpf_uprobe_opts, uopts, .func_name = "bench_uprobe_target");
+	LIBBPF_OPTS(bpf_kprobe_multi_opts, mopts, .syms = &sym, .cnt = 1);
 	LIBBPF_OPTS(bpf_kprobe_opts, kopts);
+	LIBBPF_OPTS(bpf_trace_opts, topts);
 	struct bpf_link *link;
+	bool ad = v == V_ATTACH_DATA;
 
 	if (!prog)
 		bench_die("no program %s", prog_names[v]);
-	if (v == V_ATTACH_DATA) {
-		uopts.attach_data = kopts.attach_data = &blob;
-		uopts.attach_data_size = kopts.attach_data_size = sizeof(blob);
-	} else {
-		uopts.bpf_cookie = kopts.bpf_cookie = SLOT;
-	}
-	if (uprobe)
+	uopts.attach_data = kopts.attach_data = mopts.attach_data = topts.attach_data =
+		ad ? &blob : NULL;
+	uopts.attach_data_size = kopts.attach_data_size = mopts.attach_data_size =
+		topts.attach_data_size = ad ? sizeof(blob) : 0;
+	uopts.bpf_cookie = kopts.bpf_cookie = topts.cookie = ad ? 0 : SLOT;
+	mopts.cookies = ad ? NULL : &cookie;
+	switch (kind) {
+	case TRIG_UPROBE:
 		link = bpf_program__attach_uprobe_opts(prog, 0, "/proc/self/exe", 0, &uopts);
-	else
+		break;
+	case TRIG_KMULTI:
+		link = bpf_program__attach_kprobe_multi_opts(prog, NULL, &mopts);
+		break;
+	case TRIG_FENTRY:
+		link = bpf_program__attach_trace_opts(prog, &topts);
+		break;
+	default:
 		link = bpf_program__attach_kprobe_opts(prog, KPROBE_FUNC, &kopts);
+	}
 	if (!link)
 		bench_die("attach %s: %s", variant_names[v], strerror(errno));
 	return link;
 }
 
-void variants_trigger(bool uprobe, int n)
+void variants_trigger(enum trig kind, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++) {
-		if (uprobe)
+		if (kind == TRIG_UPROBE)
 			bench_uprobe_target();
 		else
 			__real_syscall(SYS_getpgid, 0);

@@ -17,6 +17,11 @@ struct bpf_link;
 
 #define KPROBE_FUNC	"__x64_sys_getpgid"
 
+/* Where the variants attach: a kprobe, a uprobe, a one-function
+ * kprobe_multi link, an fentry program (all on getpgid() but the uprobe).
+ */
+enum trig { TRIG_KPROBE, TRIG_UPROBE, TRIG_KMULTI, TRIG_FENTRY };
+
 /* Table rows; V_EMPTY's ("empty ...") is each benchmark's own. */
 extern const char *const variant_names[V_CNT];
 
@@ -24,11 +29,11 @@ extern const char *const variant_names[V_CNT];
 void variants_fill(struct bpf_object *obj, struct per_attach *gbl);
 /* HASH map[IP]: the data under the instruction pointer the probe reports. */
 void variants_key_ip(struct bpf_object *obj, __u64 ip);
-/* Variant V's program attached to the kprobe on getpgid() or the uprobe on
+/* Variant V's program attached as KIND, to getpgid() or to
  * bench_uprobe_target(), with the cookie SLOT or (attach data) the blob.
  */
-struct bpf_link *variant_attach(struct bpf_object *obj, int v, bool uprobe);
+struct bpf_link *variant_attach(struct bpf_object *obj, int v, enum trig kind);
 /* N hits: getpgid() calls, or calls of bench_uprobe_target(). */
-void variants_trigger(bool uprobe, int n);
+void variants_trigger(enum trig kind, int n);
 
 #endif
