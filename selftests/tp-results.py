@@ -36,7 +36,7 @@ def main():
     if args[0] == '--rc':
         rc, args = args[1], args[2:]
     label, out_path, json_path = args[:3]
-    tests, subs, notes = {}, {}, {}
+    tests, subs, notes, all_subs = {}, {}, {}, []
     with open(out_path, errors='replace') as f:
         for line in f:
             if line.startswith('All error logs:'):
@@ -52,6 +52,7 @@ def main():
                 notes[name] = (int(nskip), int(nsubs)) if nskip else None
             else:
                 subs.setdefault(name.split('/', 1)[0], {})[name] = res
+                all_subs.append(res)	# names may repeat: count each line
 
     verdict = {'OK': 'PASS', 'FAIL': 'FAIL', 'SKIP': 'SKIP', 'NOT_BUILT': 'FAIL'}
     out_fails = set()
@@ -94,7 +95,6 @@ def main():
         return 0
 
     # Every count: a result line lost from the output shows here.
-    all_subs = [r for s in subs.values() for r in s.values()]
     out_counts = {
         'success': sum(1 for r in tests.values() if r in ('OK', 'SKIP')),
         'success_subtest': sum(1 for r in all_subs if r == 'OK'),
@@ -110,11 +110,6 @@ def main():
         print(f'FAIL {label}json_summary (skipped: json {summary.get("skipped")}, '
               f'output at least {skips})')
         return 1
-    for t, note in notes.items():
-        if note and note[1] != len(subs.get(t, {})):
-            print(f'FAIL {label}json_summary ({t}: {note[1]} subtests, output has '
-                  f'{len(subs.get(t, {}))})')
-            return 1
     if rc is not None and rc != ('1' if n_fail_tests else '0'):
         print(f'FAIL {label}json_summary (exit code {rc} with {n_fail_tests} failed tests)')
         return 1
