@@ -98,8 +98,9 @@ regress-save:
 	$(Q)rm -rf selftests/regress-results && mkdir -p selftests/regress-results
 	$(Q)cp $(BUILD)/regress/summary.md selftests/regress-results/
 	$(Q)for s in base patched; do cp -r $(BUILD)/regress/$$s selftests/regress-results/$$s; done
-	$(Q)rm -f selftests/regress-results/*/*/*.json selftests/regress-results/*/*/*.started
-	$(Q)echo "  SAVED   selftests/regress-results/ (commit it)"
+	$(Q)rm -f selftests/regress-results/*/*/*.started
+	$(Q)xz -9 selftests/regress-results/*/*/serial.*.log
+	$(Q)echo "  SAVED   selftests/regress-results/ (commit it; gate-diff.py can read it again)"
 
 ## vm-shell    interactive shell in the guest (exit or Ctrl-D to leave)
 vm-shell: kernel

@@ -10,13 +10,15 @@
 # build/gate/run-SIDE of its own: what a test writes to its working
 # directory stays with its guest).
 # Environment: GATE_UNITS (this guest's units, in order), GATE_SLICES,
-# GATE_FUZZ_CALLS, GATE_WATCHDOG (test_progs' per-test limit, s).
+# GATE_FUZZ_CALLS, GATE_WATCHDOG (test_progs' per-test limit, s), GATE_BASE
+# (all: base runs every flavour whole).
 #
 # A unit is a suite (test_verifier, test_maps), "fuzz" (the series' fuzzer,
-# GATE_FUZZ_CALLS calls) or a test_progs flavour's slice, FLAVOUR@J: the
-# tests OUT/FLAVOUR@J.allow names when the host wrote that file (the base
-# kernel runs only what did not pass on the patched one), otherwise every
-# GATE_SLICES-th test by number from number J + 1 on.
+# GATE_FUZZ_CALLS calls), deny@I (the I-th test_progs entry of the DENYLIST,
+# alone, default flavour: what it denies must fail on base too) or a
+# test_progs flavour's slice, FLAVOUR@J: the tests OUT/FLAVOUR@J.allow names
+# when the host wrote that file (for the flavours base runs only in part),
+# otherwise every GATE_SLICES-th test by number from number J + 1 on.
 set -uo pipefail
 side=$1 guest=$2 out=$3
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,6 +42,7 @@ unit() {	# unit NAME CMD...: run CMD in $run as unit NAME
 	local s=$1 t0 rc
 	shift
 	echo "gate: $side: $s ($(date +%T))"
+	rm -f "$out/$s.log" "$out/$s.json" "$out/$s.kmemleak"
 	touch "$out/$s.started"
 	t0=$(date +%s)
 	(cd "$run" && "$@") >"$out/$s.log" 2>&1
@@ -62,6 +65,12 @@ for u in $GATE_UNITS; do
 	test_progs*@*)
 		if [ -f "$out/$u.allow" ]; then
 			sel=(-a "@$out/$u.allow")
+		elif [ "$side" = base ] && [ "$s" != test_progs ] && [ "${GATE_BASE:-}" != all ]; then
+			# base runs the other flavours only in part: no list
+			# is an error of the plan, not "everything"
+			echo "gate: $side: $u: no $u.allow"
+			echo noallow >"$out/$u.rc"
+			continue
 		else
 			# By number, not by name: -l does not list the tests
 			# whose BPF objects were not built, -n selects them too.
@@ -69,6 +78,12 @@ for u in $GATE_UNITS; do
 		fi
 		unit "$u" "./$s" -w "${GATE_WATCHDOG:-600}" "${sel[@]}" \
 			-d "@$deny" -J "$out/$u.json" ;;
+	deny@*)
+		# The I-th test_progs entry of the DENYLIST, alone.
+		entry=$(sed 's/#.*//; s/^[[:space:]]*//; s/[[:space:]]*$//; /^[[:space:]]*$/d; /^test_verifier\//d' \
+			"$deny" | sed -n "$((${u#*@} + 1))p")
+		echo "$entry" >"$out/$u.entry"
+		unit "$u" ./test_progs -w "${GATE_WATCHDOG:-600}" -a "$entry" -J "$out/$u.json" ;;
 	fuzz)
 		# The long run of the series' fuzzer, from the make-test build.
 		run=$top/build/selftests unit fuzz env ATTACH_DATA_FUZZ_CALLS="$GATE_FUZZ_CALLS" \

@@ -11,11 +11,14 @@
 #    a guest on one).  Each test_progs flavour is cut into GATE_SLICES
 #    slices (every GATE_SLICES-th test by number), dealt out to the guests;
 #    the first guest also runs test_verifier, the last test_maps and the
-#    fuzzer's long run.
-# 2. base: the same binaries, but only the tests that did not pass on
-#    patched (a regression is a test that passes on base and not on
-#    patched: the others cannot be one).  GATE_BASE=all runs everything on
-#    base too.
+#    fuzzer's long run; each DENYLIST entry of test_progs then runs alone
+#    (deny@I), last, as it may crash the kernel.
+# 2. base, the same binaries: test_progs (the default flavour) whole,
+#    test_verifier, test_maps and the deny@I units; then, of the no_alu32
+#    and cpuv4 flavours, the tests that did not pass on patched or whose
+#    subtests there are not those base's default flavour ran (a test that
+#    passes on patched with base's subtests cannot be a regression).
+#    GATE_BASE=all runs everything on base.
 #
 # Each slice or suite is a unit of work with its results in
 # build/regress/SIDE/GUEST/; a unit that finished is not run again while
@@ -27,15 +30,16 @@
 #
 # Environment: GATE_SUITES (default: all five), GATE_SHARDS (nproc),
 # GATE_SLICES (slices per test_progs flavour, 12),
-# GATE_FUZZ_CALLS (100000), GATE_BASE (needed|all), GATE_TIMEOUT (per
-# boot, s), GATE_WATCHDOG (test_progs' per-test limit, s).
+# GATE_FUZZ_CALLS (100000; fewer fails the gate), GATE_BASE (needed|all),
+# GATE_TIMEOUT (per boot, s), GATE_WATCHDOG (test_progs' per-test limit, s).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 GATE=$BUILD/gate
 out=$BUILD/regress
 export GATE_SUITES=${GATE_SUITES:-test_progs test_progs-no_alu32 test_progs-cpuv4 test_verifier test_maps}
-export GATE_FUZZ_CALLS=${GATE_FUZZ_CALLS:-100000}
+export GATE_FUZZ_CALLS=${GATE_FUZZ_CALLS:-100000} GATE_WATCHDOG=${GATE_WATCHDOG:-600}
+fuzz_min=100000	# issue 11: the long run makes at least this many calls
 shards=${GATE_SHARDS:-$(nproc)}
 export GATE_SLICES=${GATE_SLICES:-12}
 base_mode=${GATE_BASE:-needed}
@@ -46,18 +50,23 @@ case $base_mode in needed|all) ;; *) die "GATE_BASE is needed or all, not $base_
 "$TOP/kernel/gate.sh"
 "$TOP/selftests/gate-build.sh"
 
-# What the results depend on; another identity starts the run afresh.
-say HASH "kernels, test binaries, BPF objects, modules"
+# What the results depend on; another identity starts the run afresh: the
+# settings, the kernels, every file the tests run or load (binaries, helper
+# programs, BPF objects, modules, bpftool), the fuzzer's build, and the
+# scripts that run the units in the guest.  (The DENYLIST is not: deny@I
+# records the entry it ran, and gate-diff.py wants a result for every test
+# it does not deny whole.)
+say HASH "kernels, test binaries and files, BPF objects, modules, guest scripts"
 identity=$(
 	{
-		echo "suites=$GATE_SUITES shards=$shards slices=$GATE_SLICES fuzz=$GATE_FUZZ_CALLS base=$base_mode"
+		echo "suites=$GATE_SUITES shards=$shards slices=$GATE_SLICES fuzz=$GATE_FUZZ_CALLS base=$base_mode watchdog=$GATE_WATCHDOG"
 		cd "$GATE"
 		{
 			find base/arch/x86/boot/bzImage patched/arch/x86/boot/bzImage \
-				"$BUILD/selftests/test_progs" selftests/test_progs \
-				selftests/test_progs-no_alu32 selftests/test_progs-cpuv4 \
-				selftests/test_verifier selftests/test_maps -type f
-			find selftests -name '*.bpf.o' -type f
+				"$BUILD/selftests/test_progs" selftests/tools/sbin/bpftool \
+				"$TOP/selftests/gate-guest.sh" "$TOP/vm/run.sh" "$TOP/vm/guest-init.sh" -type f
+			find selftests -maxdepth 1 -type f
+			find selftests "$BUILD/selftests" -name '*.bpf.o' -type f
 			find run-base run-patched -name '*.ko' -type f
 		} | sort | xargs sha256sum
 	} | sha256sum | cut -c1-16)
@@ -96,7 +105,7 @@ guest() {	# guest SIDE SHARD UNIT...: boot until every unit has a result
 		"$TOP/vm/run.sh" -k "$GATE/$side/arch/x86/boot/bzImage" -m 4096 -t "$timeout" \
 			-p "softlockup_panic=0 nmi_watchdog=0" -l "$d/serial.$(date +%s).log" -- \
 			env GATE_UNITS="$todo" GATE_SLICES="$GATE_SLICES" GATE_FUZZ_CALLS="$GATE_FUZZ_CALLS" \
-			GATE_WATCHDOG="${GATE_WATCHDOG:-600}" \
+			GATE_WATCHDOG="$GATE_WATCHDOG" GATE_BASE="$base_mode" \
 			"$TOP/selftests/gate-guest.sh" "$side" "$side-$k" "$d" \
 			>>"$d/console.log" 2>&1 || rc=$?
 		[ "$rc" != 124 ] || { echo "vm: $side/$k: timed out after $timeout s" >>"$d/console.log"; return 1; }
@@ -129,21 +138,36 @@ side() {	# side SIDE: every guest of SIDE (its plan in $out/SIDE/SHARD/plan)
 	return $rc
 }
 
+ndeny=$(sed 's/#.*//; s/^[[:space:]]*//; s/[[:space:]]*$//; /^$/d; /^test_verifier\//d' \
+	"$TOP/selftests/lists/gate.deny" | wc -l)
+
 plan() {	# plan SIDE: each guest's units, in $out/SIDE/SHARD/plan
-	local side=$1 k s j last=$((shards - 1))
+	local side=$1 k s j i last=$((shards - 1))
 	for k in $(seq 0 $last); do
 		mkdir -p "$out/$side/$k"
 		[ -f "$out/$side/$k/plan" ] && continue
-		for s in $GATE_SUITES; do
-			case $s in
-			test_progs*) for j in $(seq "$k" "$shards" $((GATE_SLICES - 1))); do echo "$s@$j"; done ;;
-			test_verifier) [ "$k" != 0 ] || echo "$s" ;;
-			*) [ "$k" != "$last" ] || echo "$s" ;;
-			esac
-		done | paste -sd' ' >"$out/$side/$k/plan"
-		if [ "$side" = patched ] && [ "$k" = "$last" ] && [ "$GATE_FUZZ_CALLS" != 0 ]; then
-			sed -i 's/$/ fuzz/' "$out/$side/$k/plan"
-		fi
+		{
+			for s in $GATE_SUITES; do
+				case $s in
+				test_progs*) for j in $(seq "$k" "$shards" $((GATE_SLICES - 1))); do echo "$s@$j"; done ;;
+				test_verifier) [ "$k" != 0 ] || echo "$s" ;;
+				*) [ "$k" != "$last" ] || echo "$s" ;;
+				esac
+			done
+			if [ "$side" = patched ] && [ "$k" = "$last" ] && [ "$GATE_FUZZ_CALLS" != 0 ]; then
+				echo fuzz
+			fi
+		} | paste -sd' ' >"$out/$side/$k/plan"
+	done
+	deny_units "$side"
+}
+
+deny_units() {	# deny_units SIDE: a deny@I unit for every DENYLIST entry, last
+	local side=$1 i k
+	for i in $(seq 0 $((ndeny - 1))); do
+		grep -qw "deny@$i" "$out/$side"/*/plan && continue
+		k=$((i % shards))
+		sed -i "s/\$/ deny@$i/; s/^ //" "$out/$side/$k/plan"
 	done
 }
 
@@ -153,11 +177,16 @@ side patched || rc=1
 if [ $rc = 0 ]; then
 	if [ "$base_mode" = all ]; then
 		plan base
+		side base || rc=1
 	else
-		# Only what did not pass on patched, spread over the guests.
-		"$TOP/selftests/gate-diff.py" --plan-base "$out" "$shards" $GATE_SUITES
+		# gate-diff.py --plan-base: what base must run (see above).
+		for phase in 1 2; do
+			[ $rc = 0 ] || break
+			"$TOP/selftests/gate-diff.py" --plan-base $phase "$out" "$shards" "$GATE_SLICES" \
+				"$TOP/selftests/lists/gate.deny" $GATE_SUITES
+			side base || rc=1
+		done
 	fi
-	side base || rc=1
 fi
 
 {
@@ -165,7 +194,7 @@ fi
 	echo
 	echo "patched: $(git -C "$GATE/patched" log -1 --format='%h %s'), $(git -C "$KSRC" rev-list --count base..HEAD) commits on base;"
 	echo "config: tinyconfig + Kconfig.fragment + the tree's selftests/bpf config, config.x86_64, config.vm + kernel/Kconfig.gate (KASAN, lockdep, PROVE_RCU, DEBUG_ATOMIC_SLEEP, kmemleak)."
-	echo "$shards guests per kernel; base ran $([ "$base_mode" = all ] && echo everything || echo "only what did not pass on patched")."
+	echo "$shards guests per kernel; base ran $([ "$base_mode" = all ] && echo everything || echo "test_progs, test_verifier, test_maps and the DENYLIST entries whole, and of the other flavours what did not pass on patched or ran other subtests there")."
 	echo
 	echo "| kernel/guest | unit: seconds (exit) |"
 	echo "|---|---|"
@@ -185,6 +214,7 @@ if [ $rc != 0 ]; then
 	echo "**incomplete**: a guest timed out or stopped making progress; see build/regress/*/*/console.log. make regress resumes." >>"$out/summary.md"
 fi
 "$TOP/selftests/gate-diff.py" "$out" "$TOP/selftests/lists/gate.deny" \
+	"$GATE/patched/tools/testing/selftests/bpf/prog_tests/tests.h" "$fuzz_min" \
 	$GATE_SUITES >>"$out/summary.md" || rc=1
 for log in "$out"/*/*/serial.*.log; do
 	[ -f "$log" ] || continue
