@@ -16,6 +16,7 @@ mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing
 mount -t bpf bpf /sys/fs/bpf
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
+mount -t securityfs securityfs /sys/kernel/security 2>/dev/null || true	# BPF CI has it: the active LSMs
 # After the tmpfs mounts: the project may live below /tmp or /run, whose
 # tmpfs would hide it; its mount point is then made in the tmpfs.
 mkdir -p "$ATTACH_DATA_TOP" 2>/dev/null
