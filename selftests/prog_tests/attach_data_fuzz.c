@@ -259,11 +259,13 @@ enum {
 	FZ_EACCES	= 4,
 	FZ_EOPNOTSUPP	= 5,
 	FZ_EBADF	= 6,
+	FZ_ESRCH	= 7,
 };
 
 static const int fz_errnos[] = {
 	[FZ_OK] = 0, [FZ_EINVAL] = EINVAL, [FZ_E2BIG] = E2BIG, [FZ_EFAULT] = EFAULT,
 	[FZ_EACCES] = EACCES, [FZ_EOPNOTSUPP] = EOPNOTSUPP, [FZ_EBADF] = EBADF,
+	[FZ_ESRCH] = ESRCH,
 };
 
 #define FZ_BIT(x)	(1ULL << (x))
@@ -2748,11 +2750,18 @@ out:
  * cookie: a range of cnt * attach_data_size bytes that is not a user
  * address range, EFAULT too.
  *
+ * and for kprobe_multi links (by name) the same as uprobe_multi's, with
+ * more than U32_MAX bytes of blobs once 8-aligned E2BIG; for raw tracepoint
+ * links (BPF_RAW_TRACEPOINT_OPEN) the same as perf-event links'.
+ *
  * Errors that are not attach data's, as the kernel has them: a program of
  * another type than the event (or the link type) EINVAL, a target fd that
  * is no perf event EBADF; for uprobe_multi, cnt 0 EINVAL, more than
  * MAX_UPROBE_MULTI_CNT (1 << 20) E2BIG, an offsets or cookies array not
- * readable EFAULT.
+ * readable EFAULT; for kprobe_multi, cnt 0 EINVAL, more than
+ * MAX_KPROBE_MULTI_CNT (1 << 20) E2BIG, a symbol array not readable EFAULT,
+ * a symbol given twice ESRCH.  These links are checked for their errno
+ * only.
  *
  * On success: link info reports the declared type's id and size, the blob
  * (or the cnt blobs, packed) as passed, the cookie(s) as 0 with attach data
@@ -2766,14 +2775,29 @@ out:
 #define UMULTI_MAX_CNT	(1U << 20)	/* MAX_UPROBE_MULTI_CNT */
 #define LC_PAGE		4096
 
-enum { PK_KPROBE, PK_TP, PK_UMULTI, PK_N };		/* program kinds */
+#define KMULTI_MAX_CNT	(1U << 20)	/* MAX_KPROBE_MULTI_CNT */
+
+enum { PK_KPROBE, PK_TP, PK_UMULTI, PK_KMULTI, PK_RAWTP, PK_N };	/* program kinds */
+static const char *const pk_names[] = {
+	"kprobe", "tracepoint", "uprobe_multi", "kprobe_multi", "raw_tracepoint",
+};
 static const int lc_sizes[] = { 0, 1, 3, 8, 12, 64, 4096 };	/* 0: no attach data */
 #define LC_NSIZES	ARRAY_SIZE(lc_sizes)
 
-enum { LT_KPROBE, LT_UPROBE, LT_TP, LT_TP_INHERIT, LT_UMULTI, LT_N };	/* link targets */
+/* link targets, and the program kind each takes */
+enum { LT_KPROBE, LT_UPROBE, LT_TP, LT_TP_INHERIT, LT_UMULTI, LT_KMULTI, LT_RAWTP, LT_N };
 static const char *const lt_names[] = {
-	"kprobe", "uprobe", "tracepoint", "tracepoint(inherit)", "uprobe_multi",
+	"kprobe", "uprobe", "tracepoint", "tracepoint(inherit)", "uprobe_multi", "kprobe_multi",
+	"raw_tracepoint",
 };
+static const int lt_pk[] = { PK_KPROBE, PK_KPROBE, PK_TP, PK_TP, PK_UMULTI, PK_KMULTI, PK_RAWTP };
+
+/* kprobe_multi targets: syscalls the fuzzer's own task makes rarely */
+static const char *const kmulti_funcs[] = {
+	SYS_PREFIX "sys_getpgid", SYS_PREFIX "sys_getsid", SYS_PREFIX "sys_getppid",
+	SYS_PREFIX "sys_getpriority",
+};
+#define KMULTI_NFUNCS	ARRAY_SIZE(kmulti_funcs)
 
 struct lc {
 	struct fz_maps maps;
@@ -2787,6 +2811,7 @@ struct lc {
 	__u8 *ro;		/* one read-only page */
 	__u64 *offs;		/* LC_MAX_OFFS offsets, then a PROT_NONE page */
 	__u64 *cookies;		/* LC_MAX_OFFS cookies, then a PROT_NONE page */
+	__u64 *syms;		/* LC_MAX_OFFS symbol pointers, then a PROT_NONE page */
 	__u8 *back;		/* link info's copy */
 	__u32 pid;
 	long null_einval, null_efault;
@@ -2806,7 +2831,8 @@ static bool lc_readable(struct lc *lc, const void *p, __u64 len)
 		return true;
 	return lc_in(p, len, lc->area, LC_AREA) || lc_in(p, len, lc->ro, LC_PAGE) ||
 	       lc_in(p, len, lc->offs, LC_MAX_OFFS * 8) ||
-	       lc_in(p, len, lc->cookies, LC_MAX_OFFS * 8);
+	       lc_in(p, len, lc->cookies, LC_MAX_OFFS * 8) ||
+	       lc_in(p, len, lc->syms, LC_MAX_OFFS * 8);
 }
 
 /* access_ok(): within the user address space (x86-64, 4-level paging). */
@@ -3073,6 +3099,120 @@ static void lc_check_run(struct fz *f, struct lc *lc, int lt, int fd, int S, __u
 	fz_maps_reset(f, &lc->maps);
 }
 
+/* kprobe_multi links by name and raw tracepoint links: the errno only. */
+static void fz_link_case_more(struct fz *f, struct lc *lc, int lt)
+{
+	struct fz_rng *r = &f->rng;
+	union bpf_attr attr = {};
+	const __u64 *cookies = NULL, *syms = NULL;
+	const char *pkind = "", *skind = "";
+	__u64 cookie = 0, total;
+	__u32 size, cnt = 1;
+	int pk, si, S, fd, k, cmd = BPF_LINK_CREATE;
+	fz_set exp = FZ_BIT(FZ_OK);
+	const void *data;
+	char what[200];
+
+	pk = fz_pct(r, 6) ? (int)fz_below(r, PK_N) : lt_pk[lt];
+	si = fz_pct(r, 25) ? 0 : fz_range(r, 1, LC_NSIZES - 1);
+	S = lc_sizes[si];
+	size = lc_size(r, S);
+	if (pk != lt_pk[lt])
+		FZ_ADD(exp, FZ_EINVAL);
+
+	if (lt == LT_KMULTI) {
+		k = fz_below(r, 100);
+		cnt = k < 80 ? fz_range(r, 1, KMULTI_NFUNCS) : k < 84 ? 0 :
+		      k < 88 ? (fz_pct(r, 50) ? KMULTI_MAX_CNT + 1 : 0xffffffffu) :
+		      k < 92 ? KMULTI_MAX_CNT : fz_range(r, KMULTI_NFUNCS + 1, 64);
+		/* never ask the kernel for more than 16 MiB of blobs */
+		if (cnt > 64 && size == (__u32)S && S && (__u64)cnt * size > (16 << 20) &&
+		    (__u64)cnt * ((S + 7) & ~7) <= 0xffffffffULL)
+			size = S + 1;
+		total = (__u64)cnt * size;
+		data = lc_ptr(r, lc, total, &pkind);
+		/* the distinct names first, then repeats; rarely unreadable */
+		syms = lc->syms;
+		skind = "";
+		if (fz_pct(r, 4)) {
+			syms = (const __u64 *)(lc->syms + LC_MAX_OFFS) - fz_below(r, 2);
+			skind = ", syms at the guard page";
+		}
+		if (fz_pct(r, 12))
+			cookies = lc->cookies + fz_below(r, 64);
+		attr.link_create.attach_type = BPF_TRACE_KPROBE_MULTI;
+		attr.link_create.kprobe_multi.syms = ptr_to_u64(syms);
+		attr.link_create.kprobe_multi.cnt = cnt;
+		attr.link_create.kprobe_multi.cookies = ptr_to_u64(cookies);
+		attr.link_create.kprobe_multi.attach_data = ptr_to_u64(data);
+		attr.link_create.kprobe_multi.attach_data_size = size;
+		attr.link_create.kprobe_multi.flags = fz_pct(r, 20) ? BPF_F_KPROBE_MULTI_RETURN : 0;
+		attr.link_create.prog_fd = lc->progs[pk][si];
+
+		if (!cnt)
+			FZ_ADD(exp, FZ_EINVAL);
+		if (cnt > KMULTI_MAX_CNT)
+			FZ_ADD(exp, FZ_E2BIG);
+		if (S) {
+			if (cookies || size != (__u32)S || !data)
+				FZ_ADD(exp, FZ_EINVAL);
+		} else if (data || size) {
+			FZ_ADD(exp, FZ_EINVAL);
+		}
+		if (cnt && cnt <= KMULTI_MAX_CNT) {
+			if (S && data && size == (__u32)S && !cookies) {
+				if ((__u64)cnt * ((S + 7) & ~7) > 0xffffffffULL)
+					FZ_ADD(exp, FZ_E2BIG);
+				else if (!lc_user_range(data, total) || !lc_readable(lc, data, total))
+					FZ_ADD(exp, FZ_EFAULT);
+			}
+			if (cookies && !lc_readable(lc, cookies, (__u64)cnt * 8))
+				FZ_ADD(exp, FZ_EFAULT);
+			if (!lc_readable(lc, syms, (__u64)cnt * 8))
+				FZ_ADD(exp, FZ_EFAULT);
+			else if (cnt > KMULTI_NFUNCS)
+				FZ_ADD(exp, FZ_ESRCH);	/* a name twice */
+		}
+	} else {
+		data = lc_ptr(r, lc, size, &pkind);
+		if (fz_pct(r, 25))
+			cookie = fz_next(r) | 1;
+		cmd = BPF_RAW_TRACEPOINT_OPEN;
+		attr.raw_tracepoint.name = ptr_to_u64("sys_enter");
+		attr.raw_tracepoint.prog_fd = lc->progs[pk][si];
+		attr.raw_tracepoint.cookie = cookie;
+		attr.raw_tracepoint.attach_data = ptr_to_u64(data);
+		attr.raw_tracepoint.attach_data_size = size;
+		if (S) {
+			if (cookie || size != (__u32)S || !data)
+				FZ_ADD(exp, FZ_EINVAL);
+			else if (!lc_readable(lc, data, size))
+				FZ_ADD(exp, FZ_EFAULT);
+		} else if (data || size) {
+			FZ_ADD(exp, FZ_EINVAL);
+		}
+	}
+
+	snprintf(what, sizeof(what), "%s link, %s program with %d-byte attach data, "
+		 "data %s size %u%s cnt %u%s", lt_names[lt], pk_names[pk], S, pkind, size,
+		 cookie || cookies ? " with cookie(s)" : "", cnt, skind);
+	if (cmd == BPF_LINK_CREATE)
+		fd = fz_link_create(f, &attr);
+	else
+		fd = FZ_TIMED(f, "raw_tracepoint_open",
+			      syscall(__NR_bpf, BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr)));
+	if (fd < 0 && cmd != BPF_LINK_CREATE)
+		fd = -errno;
+	fz_check(f, fd < 0 ? -fd : 0, exp, what);
+	fz_close(f, fd);
+	/* A raw tracepoint link's program ran on sys_enter of the close()
+	 * (and a kprobe_multi link's on any call of its functions): not runs
+	 * that the next run check counts.
+	 */
+	if (fd >= 0)
+		fz_maps_reset(f, &lc->maps);
+}
+
 static void fz_link_case(struct fz *f, struct lc *lc)
 {
 	struct fz_rng *r = &f->rng;
@@ -3088,10 +3228,14 @@ static void fz_link_case(struct fz *f, struct lc *lc)
 	char what[200];
 
 	k = fz_below(r, 100);
-	lt = k < 18 ? LT_KPROBE : k < 33 ? LT_UPROBE : k < 48 ? LT_TP : k < 53 ? LT_TP_INHERIT :
-	     LT_UMULTI;
+	lt = k < 14 ? LT_KPROBE : k < 26 ? LT_UPROBE : k < 38 ? LT_TP : k < 42 ? LT_TP_INHERIT :
+	     k < 72 ? LT_UMULTI : k < 88 ? LT_KMULTI : LT_RAWTP;
+	if (lt == LT_KMULTI || lt == LT_RAWTP) {
+		fz_link_case_more(f, lc, lt);
+		return;
+	}
 	multi = lt == LT_UMULTI;
-	pk = multi ? PK_UMULTI : lt == LT_TP || lt == LT_TP_INHERIT ? PK_TP : PK_KPROBE;
+	pk = lt_pk[lt];
 	if (fz_pct(r, 6))
 		pk = fz_below(r, PK_N);
 	si = fz_pct(r, 25) ? 0 : fz_range(r, 1, LC_NSIZES - 1);
@@ -3100,7 +3244,7 @@ static void fz_link_case(struct fz *f, struct lc *lc)
 	size = lc_size(r, S);
 
 	/* the program must suit the event, or the link type */
-	if (multi != (pk == PK_UMULTI) || (lt == LT_TP || lt == LT_TP_INHERIT) != (pk == PK_TP))
+	if (pk != lt_pk[lt])
 		FZ_ADD(exp, FZ_EINVAL);
 
 	if (multi) {
@@ -3183,7 +3327,7 @@ static void fz_link_case(struct fz *f, struct lc *lc)
 
 	snprintf(what, sizeof(what), "%s link, %s program with %d-byte attach data, "
 		 "data %s size %u%s cnt %u%s", lt_names[lt],
-		 pk == PK_UMULTI ? "uprobe_multi" : pk == PK_TP ? "tracepoint" : "kprobe", S,
+		 pk_names[pk], S,
 		 pkind, size, cookie || cookies ? " with cookie(s)" : "", cnt,
 		 !multi && attr.link_create.target_fd == lc->not_perf_fd ? ", no perf event" : "");
 	fd = fz_link_create(f, &attr);
@@ -3237,8 +3381,10 @@ static int lc_prog(struct fz *f, struct lc *lc, int pk, int si)
 		pb(&b, BPF_LDX_MEM(BPF_B, BPF_REG_1, BPF_REG_7, S - 1));
 	pb(&b, BPF_ATOMIC_OP(BPF_DW, BPF_ADD, BPF_REG_8, BPF_REG_1, 8));
 	pb_finish(&b);
-	p.type = pk == PK_TP ? BPF_PROG_TYPE_TRACEPOINT : BPF_PROG_TYPE_KPROBE;
-	p.eat = pk == PK_UMULTI ? BPF_TRACE_UPROBE_MULTI : 0;
+	p.type = pk == PK_TP ? BPF_PROG_TYPE_TRACEPOINT :
+		 pk == PK_RAWTP ? BPF_PROG_TYPE_RAW_TRACEPOINT : BPF_PROG_TYPE_KPROBE;
+	p.eat = pk == PK_UMULTI ? BPF_TRACE_UPROBE_MULTI :
+		pk == PK_KMULTI ? BPF_TRACE_KPROBE_MULTI : 0;
 	p.btf_fd = S ? lc->btf_fds[pk][si] : 0;
 	p.btf_id = S ? lc->btf_ids[pk][si] : 0;
 	p.insns = b.in;
@@ -3280,9 +3426,11 @@ static void test_link_create(struct fz *f)
 	lc.ro = lc_map(LC_PAGE);
 	lc.offs = lc_map(LC_MAX_OFFS * 8);
 	lc.cookies = lc_map(LC_MAX_OFFS * 8);
+	lc.syms = lc_map(LC_MAX_OFFS * 8);
 	lc.back = lc_map(LC_AREA / 2 + LC_PAGE);
 	if (!ASSERT_OK_PTR(lc.area, "mmap") || !ASSERT_OK_PTR(lc.ro, "mmap") ||
 	    !ASSERT_OK_PTR(lc.offs, "mmap") || !ASSERT_OK_PTR(lc.cookies, "mmap") ||
+	    !ASSERT_OK_PTR(lc.syms, "mmap") ||
 	    !ASSERT_OK_PTR(lc.back, "mmap"))
 		goto out;
 	for (i = 0; i < LC_AREA / 8; i++)
@@ -3293,6 +3441,7 @@ static void test_link_create(struct fz *f)
 	for (i = 0; i < LC_MAX_OFFS; i++) {
 		lc.offs[i] = lc.target_offs[i % FZ_NTARGETS];
 		lc.cookies[i] = fz_next(&setup);
+		lc.syms[i] = ptr_to_u64(kmulti_funcs[i % KMULTI_NFUNCS]);
 	}
 
 	for (pk = 0; pk < PK_N; pk++) {
@@ -3339,6 +3488,8 @@ out:
 		munmap(lc.offs, LC_MAX_OFFS * 8 + LC_PAGE);
 	if (lc.cookies)
 		munmap(lc.cookies, LC_MAX_OFFS * 8 + LC_PAGE);
+	if (lc.syms)
+		munmap(lc.syms, LC_MAX_OFFS * 8 + LC_PAGE);
 	if (lc.back)
 		munmap(lc.back, LC_AREA / 2 + 2 * LC_PAGE);
 }
