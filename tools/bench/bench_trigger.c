@@ -42,14 +42,17 @@ static enum trig kind(void)
 }
 
 /* Both objects have the same globals (hits, found, seen_ip, gbl). */
-_Static_assert(sizeof(struct bench_trigger__bss) == sizeof(struct bench_trigger_fentry__bss),
-	       "bench_trigger and bench_trigger_fentry globals differ");
+/* The globals both objects have, wherever each compiler put them. */
+struct trig_vars {
+	__u64 *hits, *found, *seen_ip;
+	struct per_attach *gbl;
+};
 
 static void measure(void)
 {
 	struct bench_trigger_fentry *fskel = NULL;
 	struct bench_trigger *skel = NULL;
-	struct bench_trigger__bss *bss;
+	struct trig_vars bss;
 	struct bpf_program *prog;
 	struct bpf_object *obj;
 	enum trig k = kind();
@@ -61,7 +64,8 @@ static void measure(void)
 		if (!fskel)
 			bench_die("load failed");
 		obj = fskel->obj;
-		bss = (struct bench_trigger__bss *)fskel->bss;
+		bss = (struct trig_vars){ fskel->bss->hits, fskel->bss->found,
+					  &fskel->bss->seen_ip, fskel->bss->gbl };
 	} else {
 		skel = bench_trigger__open();
 		if (!skel)
@@ -73,9 +77,10 @@ static void measure(void)
 		if (bench_trigger__load(skel))
 			bench_die("load failed");
 		obj = skel->obj;
-		bss = skel->bss;
+		bss = (struct trig_vars){ skel->bss->hits, skel->bss->found,
+					  &skel->bss->seen_ip, skel->bss->gbl };
 	}
-	variants_fill(obj, bss->gbl);
+	variants_fill(obj, bss.gbl);
 
 	for (r = 0; r < env.rounds; r++) {
 		for (i = 0; i < NVAR; i++) {
@@ -87,7 +92,7 @@ static void measure(void)
 				link = variant_attach(obj, v, k);
 				variants_trigger(k, 1);	/* warm up; learns the IP */
 				if (v == V_HASH_IP && r == 0)
-					variants_key_ip(obj, bss->seen_ip);
+					variants_key_ip(obj, *bss.seen_ip);
 			}
 			t0 = now_ns();
 			variants_trigger(k, env.calls);
@@ -102,7 +107,7 @@ static void measure(void)
 	 */
 	want = (__u64)env.rounds * (env.calls + 1);
 	for (v = 0; v < NOPROBE; v++) {
-		__u64 h = bss->hits[v], fd = bss->found[v] + (v == V_HASH_IP);
+		__u64 h = bss.hits[v], fd = bss.found[v] + (v == V_HASH_IP);
 
 		if (h != want || fd != want)
 			bench_die("%s: %llu hits, %llu found, want %llu", name_of(v),
