@@ -3099,6 +3099,27 @@ static void lc_check_run(struct fz *f, struct lc *lc, int lt, int fd, int S, __u
 	fz_maps_reset(f, &lc->maps);
 }
 
+/* The rules every link type shares (bpf_attach_data_check()): a program
+ * with attach data of @S bytes takes exactly one blob of that size and no
+ * cookie, a program without takes none.  True when the blobs are copied.
+ */
+static bool lc_rules(fz_set *exp, int S, __u32 size, const void *data, bool cookie)
+{
+	if (S ? cookie || size != (__u32)S || !data : data || size) {
+		FZ_ADD(*exp, FZ_EINVAL);
+		return false;
+	}
+	return S;
+}
+
+static int fz_raw_tp_open(struct fz *f, union bpf_attr *attr)
+{
+	long fd = FZ_TIMED(f, "raw_tracepoint_open",
+			   syscall(__NR_bpf, BPF_RAW_TRACEPOINT_OPEN, attr, sizeof(*attr)));
+
+	return fd < 0 ? -errno : (int)fd;
+}
+
 /* kprobe_multi links by name and raw tracepoint links: the errno only. */
 static void fz_link_case_more(struct fz *f, struct lc *lc, int lt)
 {
@@ -3110,6 +3131,7 @@ static void fz_link_case_more(struct fz *f, struct lc *lc, int lt)
 	__u32 size, cnt = 1;
 	int pk, si, S, fd, k, cmd = BPF_LINK_CREATE;
 	fz_set exp = FZ_BIT(FZ_OK);
+	bool copied;
 	const void *data;
 	char what[200];
 
@@ -3153,14 +3175,9 @@ static void fz_link_case_more(struct fz *f, struct lc *lc, int lt)
 			FZ_ADD(exp, FZ_EINVAL);
 		if (cnt > KMULTI_MAX_CNT)
 			FZ_ADD(exp, FZ_E2BIG);
-		if (S) {
-			if (cookies || size != (__u32)S || !data)
-				FZ_ADD(exp, FZ_EINVAL);
-		} else if (data || size) {
-			FZ_ADD(exp, FZ_EINVAL);
-		}
+		copied = lc_rules(&exp, S, size, data, cookies);
 		if (cnt && cnt <= KMULTI_MAX_CNT) {
-			if (S && data && size == (__u32)S && !cookies) {
+			if (copied) {
 				if ((__u64)cnt * ((S + 7) & ~7) > 0xffffffffULL)
 					FZ_ADD(exp, FZ_E2BIG);
 				else if (!lc_user_range(data, total) || !lc_readable(lc, data, total))
@@ -3183,26 +3200,14 @@ static void fz_link_case_more(struct fz *f, struct lc *lc, int lt)
 		attr.raw_tracepoint.cookie = cookie;
 		attr.raw_tracepoint.attach_data = ptr_to_u64(data);
 		attr.raw_tracepoint.attach_data_size = size;
-		if (S) {
-			if (cookie || size != (__u32)S || !data)
-				FZ_ADD(exp, FZ_EINVAL);
-			else if (!lc_readable(lc, data, size))
-				FZ_ADD(exp, FZ_EFAULT);
-		} else if (data || size) {
-			FZ_ADD(exp, FZ_EINVAL);
-		}
+		if (lc_rules(&exp, S, size, data, cookie) && !lc_readable(lc, data, size))
+			FZ_ADD(exp, FZ_EFAULT);
 	}
 
 	snprintf(what, sizeof(what), "%s link, %s program with %d-byte attach data, "
 		 "data %s size %u%s cnt %u%s", lt_names[lt], pk_names[pk], S, pkind, size,
 		 cookie || cookies ? " with cookie(s)" : "", cnt, skind);
-	if (cmd == BPF_LINK_CREATE)
-		fd = fz_link_create(f, &attr);
-	else
-		fd = FZ_TIMED(f, "raw_tracepoint_open",
-			      syscall(__NR_bpf, BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr)));
-	if (fd < 0 && cmd != BPF_LINK_CREATE)
-		fd = -errno;
+	fd = cmd == BPF_LINK_CREATE ? fz_link_create(f, &attr) : fz_raw_tp_open(f, &attr);
 	fz_check(f, fd < 0 ? -fd : 0, exp, what);
 	fz_close(f, fd);
 	/* A raw tracepoint link's program ran on sys_enter of the close()
@@ -3281,16 +3286,8 @@ static void fz_link_case(struct fz *f, struct lc *lc)
 			FZ_ADD(exp, FZ_EINVAL);
 		if (cnt > UMULTI_MAX_CNT)
 			FZ_ADD(exp, FZ_E2BIG);
-		if (S) {
-			if (cookies || size != (__u32)S)
-				FZ_ADD(exp, FZ_EINVAL);
-			if (!data) {
-				is_null = true;
-				FZ_ADD(exp, FZ_EINVAL);
-			}
-		} else if (data || size) {
-			FZ_ADD(exp, FZ_EINVAL);
-		}
+		is_null = S && !data;
+		lc_rules(&exp, S, size, data, cookies);
 		if (cnt && cnt <= UMULTI_MAX_CNT) {
 			if (!lc_readable(lc, offs, (__u64)cnt * 8) ||
 			    (cookies && !lc_readable(lc, cookies, (__u64)cnt * 8)))
@@ -3312,16 +3309,10 @@ static void fz_link_case(struct fz *f, struct lc *lc)
 		attr.link_create.perf_event.bpf_cookie = cookie;
 		attr.link_create.perf_event.attach_data = ptr_to_u64(data);
 		attr.link_create.perf_event.attach_data_size = size;
-		if (S) {
-			if (cookie || size != (__u32)S || !data)
-				FZ_ADD(exp, FZ_EINVAL);
-			else if (!lc_readable(lc, data, size))
-				FZ_ADD(exp, FZ_EFAULT);
-			if (lt == LT_TP_INHERIT)
-				FZ_ADD(exp, FZ_EINVAL);
-		} else if (data || size) {
+		if (lc_rules(&exp, S, size, data, cookie) && !lc_readable(lc, data, size))
+			FZ_ADD(exp, FZ_EFAULT);
+		if (S && lt == LT_TP_INHERIT)
 			FZ_ADD(exp, FZ_EINVAL);
-		}
 	}
 	attr.link_create.prog_fd = lc->progs[pk][si];
 
