@@ -21,7 +21,7 @@ if [ "$n" -gt 0 ]; then
 	# exporter's identity and clock: exports are reproducible.
 	git_k -c user.name="$(git_k log -1 --format=%an)" \
 		-c user.email="$(git_k log -1 --format=%ae)" \
-		format-patch -q --zero-commit --no-signature --cover-letter \
+		format-patch -q --abbrev=12 --zero-commit --no-signature --cover-letter \
 		--cover-from-description=subject --base=base --subject-prefix='PATCH bpf-next' \
 		-o "$out" base..HEAD
 	sed -i "s/^Date: .*/Date: $(git_k log -1 --format=%aD)/" "$out/0000-cover-letter.patch"
