@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/* USDT arguments that name a variable, "sym(%rip)", "off+sym(%rip)" and
+ * "sym+off(%rip)", as gcc and clang emit for globals and statics: the
+ * programs in usdt_rip/ (an executable and a shared library, both PIE),
+ * built with gcc and <sys/sdt.h> (int3 uprobes) and with clang and the
+ * tree's usdt.h (optimized uprobes where the kernel has them), run twice
+ * at once, so each process has its own load addresses and values.  Every
+ * probe attaches, and each hit's arguments are that process's: from the
+ * executable, from the right one of two files' statics of the same name,
+ * from the library, at two sites of one probe with the same argument
+ * string.  In the mode this kernel gives, and with cookie + ARRAY.
+ */
+#include <sys/wait.h>
+#include "test_progs.h"
+#include "usdt_mode.h"
+
+enum { P_MAIN, P_A, P_B, P_LIB, P_CNT };
+static const char *const probe_names[P_CNT] = { "main", "a", "b", "lib" };
+static const int probe_hits[P_CNT] = { 2, 1, 1, 1 };	/* per process */
+#define PROCS 2
+#define MAX_RECS 64
+
+/* progs/usdt_rip.c's struct rec, which usdt_rip_cookie.c names otherwise */
+#define USDT_RIP_REC { int pid; int probe; int arg_cnt; int err; long args[4]; }
+struct rec USDT_RIP_REC;
+struct rec_no_attach_data USDT_RIP_REC;
+
+#include "usdt_rip.skel.h"
+#include "usdt_rip_cookie.skel.h"
+
+/* The arguments a process passes at @probe (usdt_rip/{main,a,b,lib}.c). */
+static int want_args(int probe, int pid, long *a)
+{
+	switch (probe) {
+	case P_MAIN:
+		a[0] = pid * 3L + 1;
+		a[1] = (short)(pid + 7);
+		a[2] = (signed char)-(pid & 0x3f);
+		a[3] = pid & 0x7f;
+		return 4;
+	case P_A:
+	case P_B:
+		a[0] = pid + (probe == P_A ? 1000 : 2000);
+		a[1] = pid * 3L + 1;
+		return 2;
+	case P_LIB:
+		a[0] = pid + 3000;
+		a[1] = pid * 5L;
+		return 2;
+	}
+	return -1;
+}
+
+/* Start PROCS copies of @exe, each waiting for a byte on stdin; then let
+ * them all fire and wait for them.  Returns how many exited with 0.
+ */
+static int run_procs(const char *exe, pid_t *pids)
+{
+	int i, ok = 0, status, fds[PROCS][2];
+
+	for (i = 0; i < PROCS; i++) {
+		pids[i] = -1;
+		if (!ASSERT_OK(pipe(fds[i]), "pipe"))
+			return 0;
+		pids[i] = fork();
+		if (pids[i] == 0) {
+			dup2(fds[i][0], 0);
+			execl(exe, exe, NULL);
+			_exit(127);
+		}
+		close(fds[i][0]);
+		ASSERT_GT(pids[i], 0, "fork");
+	}
+	for (i = 0; i < PROCS; i++) {
+		ASSERT_EQ(write(fds[i][1], "x", 1), 1, "go");
+		close(fds[i][1]);
+	}
+	for (i = 0; i < PROCS; i++) {
+		if (pids[i] > 0 && waitpid(pids[i], &status, 0) == pids[i] &&
+		    WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			ok++;
+	}
+	return ok;
+}
+
+static void check_recs(const struct rec *recs, unsigned int cnt, const pid_t *pids)
+{
+	int hits[PROCS][P_CNT] = {};
+	unsigned int i;
+	int p, j, n;
+	long want[4];
+
+	if (!ASSERT_EQ(cnt, PROCS * (2 + 1 + 1 + 1), "hits"))
+		return;
+	for (i = 0; i < cnt; i++) {
+		const struct rec *r = &recs[i];
+
+		for (p = 0; p < PROCS && pids[p] != r->pid; p++)
+			;
+		if (!ASSERT_LT(p, PROCS, "hit_pid") ||
+		    !ASSERT_OK(r->probe < 0 || r->probe >= P_CNT, "hit_probe"))
+			continue;
+		hits[p][r->probe]++;
+		n = want_args(r->probe, r->pid, want);
+		ASSERT_EQ(r->err, 0, "arg_err");
+		if (!ASSERT_EQ(r->arg_cnt, n, "arg_cnt"))
+			continue;
+		for (j = 0; j < n; j++) {
+			if (!ASSERT_EQ(r->args[j], want[j], probe_names[r->probe]))
+				printf("%s: pid %d probe %s arg #%d\n", __func__, r->pid,
+				       probe_names[r->probe], j);
+		}
+	}
+	for (p = 0; p < PROCS; p++)
+		for (j = 0; j < P_CNT; j++)
+			ASSERT_EQ(hits[p][j], probe_hits[j], probe_names[j]);
+}
+
+/* Attach @prog to every probe of the @variant build, run it, check. */
+static void run_variant(struct bpf_program *prog, const struct rec *recs,
+			const unsigned int *rec_cnt, const char *variant, bool no_attach_data)
+{
+	struct bpf_link *links[P_CNT] = {};
+	char exe[64], lib[64];
+	pid_t pids[PROCS];
+	int i;
+
+	snprintf(exe, sizeof(exe), "./usdt_rip_%s", variant);
+	snprintf(lib, sizeof(lib), "./libusdt_rip_%s.so", variant);
+	assert_usdt_mode(prog, no_attach_data);
+
+	for (i = 0; i < P_CNT; i++) {
+		LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = i);
+
+		links[i] = bpf_program__attach_usdt(prog, -1, i == P_LIB ? lib : exe, "rip",
+						    probe_names[i], &opts);
+		if (!ASSERT_OK_PTR(links[i], probe_names[i]))
+			goto out;
+	}
+	if (!ASSERT_EQ(run_procs(exe, pids), PROCS, "procs_ok"))
+		goto out;
+	check_recs(recs, *rec_cnt, pids);
+out:
+	for (i = 0; i < P_CNT; i++)
+		bpf_link__destroy(links[i]);
+}
+
+static void subtest(const char *variant)
+{
+	struct usdt_rip *skel = usdt_rip__open_and_load();
+
+	if (!ASSERT_OK_PTR(skel, "skel_open_and_load"))
+		return;
+	run_variant(skel->progs.hit, (const void *)skel->bss->recs, &skel->bss->rec_cnt,
+		    variant, false);
+	usdt_rip__destroy(skel);
+}
+
+static void subtest_no_attach_data(const char *variant)
+{
+	struct usdt_rip_cookie *skel = usdt_rip_cookie__open_and_load();
+
+	if (!ASSERT_OK_PTR(skel, "skel_open_and_load"))
+		return;
+	run_variant(skel->progs.hit, (const void *)skel->bss->recs, &skel->bss->rec_cnt,
+		    variant, true);
+	usdt_rip_cookie__destroy(skel);
+}
+
+/* A stripped executable has no symbol for a static (nor, without -rdynamic,
+ * for a global): the probe does not attach, with ENOENT, and says why.
+ */
+static void subtest_stripped(void)
+{
+	struct usdt_rip *skel = usdt_rip__open_and_load();
+	struct bpf_link *link;
+	int i;
+
+	if (!ASSERT_OK_PTR(skel, "skel_open_and_load"))
+		return;
+	if (!ASSERT_OK(access("./usdt_rip_gcc_stripped", R_OK), "stripped_exists"))
+		goto out;
+	for (i = P_MAIN; i <= P_B; i++) {
+		link = bpf_program__attach_usdt(skel->progs.hit, -1, "./usdt_rip_gcc_stripped",
+						"rip", probe_names[i], NULL);
+		if (!ASSERT_ERR_PTR(link, probe_names[i])) {
+			bpf_link__destroy(link);
+			continue;
+		}
+		ASSERT_EQ(errno, ENOENT, "errno");
+	}
+	/* control: the library's static is in the library's own symbols */
+	link = bpf_program__attach_usdt(skel->progs.hit, -1, "./libusdt_rip_gcc.so", "rip", "lib",
+					NULL);
+	ASSERT_OK_PTR(link, "lib");
+	bpf_link__destroy(link);
+out:
+	usdt_rip__destroy(skel);
+}
+
+void test_usdt_rip(void)
+{
+	if (test__start_subtest("gcc"))
+		subtest("gcc");
+	if (test__start_subtest("clang"))
+		subtest("clang");
+	if (test__start_subtest("gcc_no_attach_data"))
+		subtest_no_attach_data("gcc");
+	if (test__start_subtest("clang_no_attach_data"))
+		subtest_no_attach_data("clang");
+	if (test__start_subtest("stripped_symbol_missing"))
+		subtest_stripped();
+}
