@@ -24,7 +24,7 @@ Q = @
 MAKEFLAGS += --no-print-directory
 endif
 
-.PHONY: help deps tree config kernel libbpf bpftool selftests test run bench bench-save \
+.PHONY: help deps tree config kernel libbpf bpftool selftests usdt test run bench bench-save \
 	regress regress-save vm-shell export tree-reset checkpatch clean
 
 help:
@@ -66,12 +66,17 @@ bpftool: tree
 selftests: kernel libbpf bpftool
 	$(Q)$(MAKE) -C selftests -j$(JOBS) BUILD=$(BUILD) KSRC=$(KSRC)
 
+## usdt        the usdt tool (tools/usdt): list and trace USDT probes, build/usdt/usdt
+usdt: kernel libbpf bpftool
+	$(Q)$(MAKE) -C selftests BUILD=$(BUILD) KSRC=$(KSRC) $(BUILD)/selftests/vmlinux.h
+	$(Q)$(MAKE) -C tools/usdt BUILD=$(BUILD) KSRC=$(KSRC)
+
 ## test        run every test (host checks + VM); ends with "N passed, N failed"
-test: selftests
+test: selftests usdt
 	$(Q)selftests/run.sh $(T)
 
 ## run         build, boot the patched kernel and run the tests, verbosely
-run: selftests
+run: selftests usdt
 	$(Q)VERBOSE_TESTS=1 selftests/run.sh $(T)
 
 ## bench       all benchmarks in the VM (~2.5 min + build), tables + CSV + PNG in build/bench/

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages the pipeline needs, only those that are missing.
-# Usage: kernel/deps.sh [group...]   groups: build vm bpf bench gate (default: all but gate)
+# Usage: kernel/deps.sh [group...]   groups: build vm bpf bench real gate (default: all but gate)
 set -euo pipefail
 
 declare -A PKGS=(
@@ -8,13 +8,15 @@ declare -A PKGS=(
 	[vm]="qemu-system-x86 busybox-static"
 	[bpf]="clang-19 llvm-19 lld-19 openssl libelf-dev libzstd-dev zlib1g-dev libcap-dev pkg-config binutils-dev systemtap-sdt-dev g++"
 	[bench]="gnuplot-nox"
+	# Debian's binaries with USDT probes that the usdt tests trace.
+	[real]="openjdk-17-jre-headless postgresql-15"
 	# What the tree's tests run in the gate's guests (whose root is the
 	# host's): ping, iptables-legacy, nft, ethtool (ip and tc are base).
 	[gate]="iputils-ping iptables nftables ethtool iproute2"
 )
 
 groups=("$@")
-[ ${#groups[@]} -gt 0 ] || groups=(build vm bpf bench)
+[ ${#groups[@]} -gt 0 ] || groups=(build vm bpf bench real)
 
 want=()
 for g in "${groups[@]}"; do

@@ -102,8 +102,8 @@ stock_tests() {
 		*) mode=cookie_multi ;;
 		esac
 		dir=$("$TOP/vm/stock-kernel.sh" "$k")
-		deny=()
-		[ ! -f "$LISTS/$k.deny" ] || deny=(-d@"$LISTS/$k.deny")
+		deny=(-d@"$LISTS/stock.deny")
+		[ ! -f "$LISTS/$k.deny" ] || deny+=(-d@"$LISTS/$k.deny")
 		vm_tests "$k" "$k:" "$mode" -k "$dir/vmlinuz" -r "$dir/initrd.gz" -- \
 			-a@"$LISTS/stock.allow" "${deny[@]}"
 	done

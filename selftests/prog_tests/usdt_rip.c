@@ -13,10 +13,8 @@
 #include <sys/wait.h>
 #include "test_progs.h"
 #include "usdt_mode.h"
+#include "usdt_rip/want.h"
 
-enum { P_MAIN, P_A, P_B, P_LIB, P_CNT };
-static const char *const probe_names[P_CNT] = { "main", "a", "b", "lib" };
-static const int probe_hits[P_CNT] = { 2, 1, 1, 1 };	/* per process */
 #define PROCS 2
 #define MAX_RECS 64
 
@@ -27,29 +25,6 @@ struct rec_no_attach_data USDT_RIP_REC;
 
 #include "usdt_rip.skel.h"
 #include "usdt_rip_cookie.skel.h"
-
-/* The arguments a process passes at @probe (usdt_rip/{main,a,b,lib}.c). */
-static int want_args(int probe, int pid, long *a)
-{
-	switch (probe) {
-	case P_MAIN:
-		a[0] = pid * 3L + 1;
-		a[1] = (short)(pid + 7);
-		a[2] = (signed char)-(pid & 0x3f);
-		a[3] = pid & 0x7f;
-		return 4;
-	case P_A:
-	case P_B:
-		a[0] = pid + (probe == P_A ? 1000 : 2000);
-		a[1] = pid * 3L + 1;
-		return 2;
-	case P_LIB:
-		a[0] = pid + 3000;
-		a[1] = pid * 5L;
-		return 2;
-	}
-	return -1;
-}
 
 /* Start PROCS copies of @exe, each waiting for a byte on stdin; then let
  * them all fire and wait for them.  Returns how many exited with 0.
@@ -145,26 +120,28 @@ out:
 		bpf_link__destroy(links[i]);
 }
 
-static void subtest(const char *variant)
+/* @variant's programs traced by usdt_rip's program, or, with
+ * @no_attach_data, by usdt_rip_cookie's (cookie + ARRAY even where attach
+ * data exists).
+ */
+static void subtest(const char *variant, bool no_attach_data)
 {
-	struct usdt_rip *skel = usdt_rip__open_and_load();
+	struct usdt_rip_cookie *skel_c = NULL;
+	struct usdt_rip *skel = NULL;
 
-	if (!ASSERT_OK_PTR(skel, "skel_open_and_load"))
-		return;
-	run_variant(skel->progs.hit, (const void *)skel->bss->recs, &skel->bss->rec_cnt,
-		    variant, false);
+	if (no_attach_data) {
+		skel_c = usdt_rip_cookie__open_and_load();
+		if (ASSERT_OK_PTR(skel_c, "skel_open_and_load"))
+			run_variant(skel_c->progs.hit, (const void *)skel_c->bss->recs,
+				    &skel_c->bss->rec_cnt, variant, true);
+	} else {
+		skel = usdt_rip__open_and_load();
+		if (ASSERT_OK_PTR(skel, "skel_open_and_load"))
+			run_variant(skel->progs.hit, (const void *)skel->bss->recs,
+				    &skel->bss->rec_cnt, variant, false);
+	}
+	usdt_rip_cookie__destroy(skel_c);
 	usdt_rip__destroy(skel);
-}
-
-static void subtest_no_attach_data(const char *variant)
-{
-	struct usdt_rip_cookie *skel = usdt_rip_cookie__open_and_load();
-
-	if (!ASSERT_OK_PTR(skel, "skel_open_and_load"))
-		return;
-	run_variant(skel->progs.hit, (const void *)skel->bss->recs, &skel->bss->rec_cnt,
-		    variant, true);
-	usdt_rip_cookie__destroy(skel);
 }
 
 /* A stripped executable has no symbol for a static (nor, without -rdynamic,
@@ -201,13 +178,13 @@ out:
 void test_usdt_rip(void)
 {
 	if (test__start_subtest("gcc"))
-		subtest("gcc");
+		subtest("gcc", false);
 	if (test__start_subtest("clang"))
-		subtest("clang");
+		subtest("clang", false);
 	if (test__start_subtest("gcc_no_attach_data"))
-		subtest_no_attach_data("gcc");
+		subtest("gcc", true);
 	if (test__start_subtest("clang_no_attach_data"))
-		subtest_no_attach_data("clang");
+		subtest("clang", true);
 	if (test__start_subtest("stripped_symbol_missing"))
 		subtest_stripped();
 }

@@ -33,7 +33,7 @@ int hit(struct pt_regs *ctx)
 	r->pid = bpf_get_current_pid_tgid() >> 32;
 	r->probe = bpf_usdt_cookie(ctx);
 	r->arg_cnt = bpf_usdt_arg_cnt(ctx);
-	bpf_for(j, 0, 4) {
+	for (j = 0; j < 4; j++) {	/* not bpf_for(): stock 6.1 has no bpf_iter_num */
 		if (j >= r->arg_cnt)
 			break;
 		r->err |= bpf_usdt_arg(ctx, j, &v);

@@ -26,51 +26,13 @@
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "usdt_modes.h"
+#include "memcg.h"
 
 #define MAX_REPS	8
 #define MAX_TARGETS	8
 #define NSCALE		2	/* modes: attach data, cookie+ARRAY */
-#define CGROOT		"/sys/fs/cgroup"
 
 enum { F_ATTACH, F_DETACH, F_MEMCG, F_SLAB, NF };	/* columns per target */
-
-static void write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-
-	if (fd < 0 || write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		bench_die("write %s: %s", path, strerror(errno));
-	close(fd);
-}
-
-/* "key value" line of a file, in bytes (meminfo's kB converted). */
-static long long read_key(const char *path, const char *key)
-{
-	char line[256];
-	long long val = -1;
-	size_t len = strlen(key);
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		bench_die("%s: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, key, len) && (line[len] == ' ' || line[len] == ':')) {
-			val = strtoll(line + len + 1, NULL, 10);
-			if (strstr(line, "kB"))
-				val *= 1024;
-			break;
-		}
-	}
-	fclose(f);
-	if (val < 0)
-		bench_die("no %s in %s", key, path);
-	return val;
-}
-
-static long long slab_percpu(void)
-{
-	return read_key("/proc/meminfo", "Slab") + read_key("/proc/meminfo", "Percpu");
-}
 
 static int sites_of(const char *target)
 {
@@ -90,7 +52,7 @@ static void validate(void)
 
 static void setup(void)
 {
-	write_file(CGROOT "/cgroup.subtree_control", "+memory");
+	memcg_setup();
 }
 
 /* One child: mode MODE on target T. */
@@ -100,7 +62,6 @@ static void child(int mode, int t)
 	int n = sites_of(target);
 	struct rlimit rl = { .rlim_cur = 4 * n + 1024, .rlim_max = 4 * n + 1024 };
 	long long kmem0, slab0, kmem1, slab1;
-	char cg[64], path[96];
 	struct bpf_link *link;
 	struct usdt_obj o;
 	__u64 t0, t1, t2;
@@ -108,14 +69,8 @@ static void child(int mode, int t)
 	/* Per-site links (kernels without uprobe_multi) take two fds each. */
 	if (setrlimit(RLIMIT_NOFILE, &rl))
 		bench_die("RLIMIT_NOFILE: %s", strerror(errno));
-	snprintf(cg, sizeof(cg), CGROOT "/bench_scale.%d", getpid());
-	if (mkdir(cg, 0755))
-		bench_die("mkdir %s: %s", cg, strerror(errno));
-	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
-	write_file(path, "0");
-	snprintf(path, sizeof(path), "%s/memory.stat", cg);
-
-	kmem0 = read_key(path, "kernel");
+	memcg_enter("bench_scale");
+	kmem0 = memcg_kernel();
 	slab0 = slab_percpu();
 	usdt_open(&o, mode, mode == M_ARRAY ? n : 0);
 	t0 = now_ns();
@@ -123,7 +78,7 @@ static void child(int mode, int t)
 	t1 = now_ns();
 	if (!link)
 		bench_die("attach %d sites: %s", n, strerror(errno));
-	kmem1 = read_key(path, "kernel");
+	kmem1 = memcg_kernel();
 	slab1 = slab_percpu();
 	bpf_link__destroy(link);
 	t2 = now_ns();
@@ -132,8 +87,7 @@ static void child(int mode, int t)
 	bench_sample(mode, t * NF + F_MEMCG, kmem1 - kmem0);
 	bench_sample(mode, t * NF + F_SLAB, slab1 - slab0);
 	usdt_close(&o);
-	write_file(CGROOT "/cgroup.procs", "0");
-	rmdir(cg);
+	memcg_leave();
 }
 
 static void report(void)

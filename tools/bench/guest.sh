@@ -2,7 +2,7 @@
 # Runs in the guest (from build/selftests/bench): the benchmarks of one boot.
 #   guest.sh OUT TAG UNIT LABEL GROUPS
 # writes OUT/GROUP-TAG.{md,csv} for each of GROUPS (lookup, kprobe, uprobe,
-# kprobe_multi, fentry, usdt, scale: the names of the benchmarks in ./bench); stops at the first
+# kprobe_multi, fentry, usdt, scale, probes: the names of the benchmarks in ./bench); stops at the first
 # failure.
 set -eu
 out=$1 tag=$2 unit=$3 label=$4
@@ -18,6 +18,8 @@ for g in "$@"; do
 	usdt)	./bench usdt -p 5 -r 3 -n 2000 -o "$out/usdt-$tag.csv" -u "$unit" -l "$label" ;;
 	scale)	./bench scale -p 3 -o "$out/scale-$tag.csv" -l "$label" \
 			./usdt_sites_1 ./usdt_sites_100 ./usdt_sites_1000 ./usdt_sites_10000 ;;
+	probes)	./bench probes -p 3 -o "$out/probes-$tag.csv" -l "$label" \
+			"$(readlink -f /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so)" ;;
 	*)	echo "guest.sh: unknown group $g" >&2; exit 2 ;;
 	esac >"$out/$g-$tag.md"
 done

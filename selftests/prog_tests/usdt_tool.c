@@ -1,0 +1,577 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The usdt tool (tools/usdt), run as a user runs it: on usdt_rip's programs
+ * (gcc and clang builds, every argument form, an executable and its
+ * library), on a program with a semaphore-gated probe and a string
+ * argument, and on libstdc++'s probes.  Each hit it prints must carry the
+ * arguments the program passed; -c's table the hits it made; -l every
+ * site; -p one process; bad input a message and its exit status.
+ */
+#include <signal.h>
+#include <sys/wait.h>
+#include "test_progs.h"
+#include "usdt_mode.h"
+#include "usdt_rip/want.h"
+
+#define TOOL "../usdt/usdt"
+#define OUT_MAX (64 * 1024)
+
+struct run {
+	int status;		/* exit status, or -1 */
+	char out[OUT_MAX];	/* stdout */
+	char err[OUT_MAX];	/* stderr */
+};
+
+static void read_file(int fd, char *buf)
+{
+	ssize_t n;
+
+	lseek(fd, 0, SEEK_SET);
+	n = read(fd, buf, OUT_MAX - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	close(fd);
+}
+
+static int tmp_fd(void)
+{
+	char path[] = "/tmp/usdt_tool.XXXXXX";
+	int fd = mkstemp(path);
+
+	if (fd >= 0)
+		unlink(path);
+	return fd;
+}
+
+/* Start argv with stdout and stderr into files, and @in on its stdin (NULL:
+ * nothing), or, with @in_fd, the pipe to its stdin left open there.
+ */
+static pid_t spawn(char *const argv[], const char *in, int *in_fd, int *out_fd, int *err_fd)
+{
+	int fds[2];
+	pid_t pid;
+
+	*out_fd = tmp_fd();
+	*err_fd = tmp_fd();
+	if (*out_fd < 0 || *err_fd < 0 || pipe(fds))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		dup2(fds[0], 0);
+		dup2(*out_fd, 1);
+		dup2(*err_fd, 2);
+		close(fds[1]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fds[0]);
+	if (in_fd) {
+		*in_fd = fds[1];
+	} else {
+		if (in && write(fds[1], in, strlen(in)) < 0)
+			perror("write");
+		close(fds[1]);
+	}
+	return pid;
+}
+
+static void finish(struct run *r, pid_t pid, int out_fd, int err_fd)
+{
+	int status;
+
+	r->status = -1;
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		r->status = WEXITSTATUS(status);
+	read_file(out_fd, r->out);
+	read_file(err_fd, r->err);
+	if (env.verbosity > VERBOSE_NONE)
+		printf("usdt exited %d\n--- stdout\n%s--- stderr\n%s", r->status, r->out, r->err);
+}
+
+/* Run the tool with @in on its stdin (which a -- COMMAND inherits). */
+static void run_tool(struct run *r, const char *in, char *const argv[])
+{
+	int out_fd, err_fd;
+	pid_t pid = spawn(argv, in, NULL, &out_fd, &err_fd);
+
+
+	finish(r, pid, out_fd, err_fd);
+}
+
+#define TOOL_ARGV(...) ((char *const[]){ TOOL, __VA_ARGS__, NULL })
+
+/* The hit lines of probe rip:NAME in @out: "PID TID COMM rip:NAME arg0=..". */
+static int check_rip_hits(const char *out, pid_t pid, int want_lines, bool lib)
+{
+	int lines = 0, i, n, probe, hits[P_CNT] = {};
+	char comm[32], name[64], *line, *save = NULL, *copy = strdup(out);
+	unsigned int p, tid;
+	long want[4], got;
+
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%u %u %31s rip:%63s%n", &p, &tid, comm, name, &n) != 4)
+			continue;
+		lines++;
+		for (probe = 0; probe < P_CNT && strcmp(name, probe_names[probe]); probe++)
+			;
+		if (!ASSERT_LT(probe, P_CNT, "probe_name") || !ASSERT_EQ(p, pid, "hit_pid"))
+			continue;
+		if (!ASSERT_EQ(probe == P_LIB, lib, "lib_probe"))
+			continue;
+		hits[probe]++;
+		line += n;
+		for (i = 0; i < want_args(probe, pid, want); i++) {
+			char key[16];
+			char *a;
+
+			snprintf(key, sizeof(key), " arg%d=", i);
+			a = strstr(line, key);
+			if (!ASSERT_OK_PTR(a, key))
+				break;
+			got = strtol(a + strlen(key), NULL, 10);
+			ASSERT_EQ(got, want[i], probe_names[probe]);
+		}
+		ASSERT_NULL(strstr(line, "error"), "arg_error");
+	}
+	free(copy);
+	for (probe = 0; probe < P_CNT; probe++)
+		ASSERT_EQ(hits[probe], (probe == P_LIB) == lib ? probe_hits[probe] : 0,
+			  probe_names[probe]);
+	return ASSERT_EQ(lines, want_lines, "hit_lines");
+}
+
+/* The PID of the first hit: usdt_rip prints nothing, and the tool's child
+ * is the only process of its program, so the hits say it; all must agree.
+ */
+static pid_t first_pid(const char *out)
+{
+	unsigned int p;
+
+	return sscanf(out, "%u", &p) == 1 ? p : -1;
+}
+
+static void check_mode(const char *err, bool opt_out, int links)
+{
+	const char *want = usdt_expected_mode();
+	char buf[64];
+
+	if (want && !strcmp(want, "attach_data") && !opt_out)
+		ASSERT_OK_PTR(strstr(err, ", attach data mode, "), "mode_attach_data");
+	else if (want)
+		ASSERT_OK_PTR(strstr(err, ", cookie + ARRAY mode, "), "mode_cookie");
+	snprintf(buf, sizeof(buf), " mode, %d link%s,", links, links == 1 ? "" : "s");
+	ASSERT_OK_PTR(strstr(err, buf), "link_count");
+}
+
+static void subtest_trace(const char *variant, bool cookie_mode)
+{
+	char exe[64];
+	struct run *r = calloc(1, sizeof(*r));
+
+	snprintf(exe, sizeof(exe), "./usdt_rip_%s", variant);
+	if (cookie_mode)
+		run_tool(r, "x", TOOL_ARGV("-m", "cookie", exe, "rip:*", "--", exe));
+	else
+		run_tool(r, "x", TOOL_ARGV(exe, "rip:*", "--", exe));
+	if (ASSERT_EQ(r->status, 0, "exit")) {
+		check_mode(r->err, cookie_mode, 1);
+		ASSERT_OK_PTR(strstr(r->err, "3 probes (4 sites)"), "probes_sites");
+		check_rip_hits(r->out, first_pid(r->out), 4, false);
+	}
+	free(r);
+}
+
+static void subtest_library(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	run_tool(r, "x", TOOL_ARGV("./libusdt_rip_gcc.so", "lib", "--", "./usdt_rip_gcc"));
+	if (ASSERT_EQ(r->status, 0, "exit"))
+		check_rip_hits(r->out, first_pid(r->out), 1, true);
+	free(r);
+}
+
+/* -c's table: "HITS  PROBE" lines, then the total. */
+static void check_counts(const char *out)
+{
+	ASSERT_OK_PTR(strstr(out, "           2  rip:main\n"), "main_2");
+	ASSERT_OK_PTR(strstr(out, "           1  rip:a\n"), "a_1");
+	ASSERT_OK_PTR(strstr(out, "           1  rip:b\n"), "b_1");
+	ASSERT_OK_PTR(strstr(out, "           4  total, 3 of 3 probes hit\n"), "total");
+}
+
+static void subtest_count(bool link_per_probe)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	if (link_per_probe)
+		run_tool(r, "x", TOOL_ARGV("-c", "--link-per-probe", "./usdt_rip_clang", "rip:*",
+					   "--", "./usdt_rip_clang"));
+	else
+		run_tool(r, "x", TOOL_ARGV("-c", "./usdt_rip_clang", "*", "--",
+					   "./usdt_rip_clang"));
+	if (ASSERT_EQ(r->status, 0, "exit")) {
+		check_mode(r->err, false, link_per_probe ? 3 : 1);
+		check_counts(r->out);
+	}
+	free(r);
+}
+
+/* A probe behind a semaphore fires (sema exits 3 otherwise), and -s reads
+ * its string.
+ */
+static void subtest_semaphore_string(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	run_tool(r, "x", TOOL_ARGV("-s", "0", "./usdt_tool_sema", "tool:str", "--",
+				   "./usdt_tool_sema"));
+	if (ASSERT_EQ(r->status, 0, "exit"))
+		ASSERT_OK_PTR(strstr(r->out, " tool:str arg0=\"hello usdt\" arg1=42\n"), "hit");
+	free(r);
+}
+
+static int count_str(const char *s, const char *needle)
+{
+	int n = 0;
+
+	for (; (s = strstr(s, needle)); s++)
+		n++;
+	return n;
+}
+
+static void subtest_list(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	run_tool(r, NULL, TOOL_ARGV("-l", "./usdt_rip_gcc", "./usdt_tool_sema"));
+	if (ASSERT_EQ(r->status, 0, "exit")) {
+		ASSERT_EQ(count_str(r->out, "\nrip:main "), 2, "main_sites");
+		ASSERT_EQ(count_str(r->out, "\nrip:a "), 1, "a_sites");
+		ASSERT_EQ(count_str(r->out, "\nrip:b "), 1, "b_sites");
+		/* gcc's "off+sym(%rip)" arguments, as in the notes */
+		ASSERT_GE(count_str(r->out, "(%rip)"), 4, "rip_args");
+		ASSERT_EQ(count_str(r->out, "\ntool:str "), 1, "sema_site");
+		ASSERT_EQ(count_str(r->out, " 0x0              "), 4, "no_semaphores");
+	}
+	free(r);
+}
+
+/* -p PID: the tool attaches to a running process (BINARY defaults to its
+ * executable), which fires once the tool says it is attached; -l -p lists
+ * its executable and its library.
+ */
+static void subtest_pid(void)
+{
+	int out_fd, err_fd, tout_fd, terr_fd, in_fd, tin_fd, i;
+	struct run *r = calloc(1, sizeof(*r)), *t = calloc(1, sizeof(*t));
+	char pid_str[16];
+	pid_t target, tool;
+
+	target = spawn((char *const[]){ "./usdt_rip_gcc", NULL }, NULL, &in_fd, &tout_fd,
+		       &terr_fd);
+	if (!ASSERT_GT(target, 0, "spawn_target"))
+		goto out;
+	snprintf(pid_str, sizeof(pid_str), "%d", target);
+
+	run_tool(r, NULL, TOOL_ARGV("-l", "-p", pid_str));
+	if (ASSERT_EQ(r->status, 0, "list_exit")) {
+		ASSERT_EQ(count_str(r->out, "\nrip:main "), 2, "list_exe");
+		ASSERT_EQ(count_str(r->out, "\nrip:lib "), 1, "list_lib");
+	}
+
+	tool = spawn(TOOL_ARGV("-p", pid_str, "rip:*"), NULL, &tin_fd, &out_fd, &err_fd);
+	if (!ASSERT_GT(tool, 0, "spawn_tool"))
+		goto out;
+	for (i = 0; i < 600; i++) {	/* attached: it says so on stderr */
+		read_file(dup(err_fd), t->err);
+		if (strstr(t->err, "attached in"))
+			break;
+		usleep(100000);
+	}
+	ASSERT_OK_PTR(strstr(t->err, "attached in"), "attached");
+	ASSERT_EQ(write(in_fd, "x", 1), 1, "go");
+	close(in_fd);
+	finish(r, target, tout_fd, terr_fd);
+	ASSERT_EQ(r->status, 0, "target_exit");
+	usleep(300000);		/* the tool polls its ring buffer every 100 ms */
+	kill(tool, SIGINT);
+	close(tin_fd);
+	finish(t, tool, out_fd, err_fd);
+	if (ASSERT_EQ(t->status, 0, "tool_exit"))
+		check_rip_hits(t->out, target, 4, false);
+out:
+	free(r);
+	free(t);
+}
+
+static void subtest_errors(void)
+{
+	const struct {
+		const char *name, *msg;
+		char *const *argv;
+		int status;
+	} cases[] = {
+		{ "no_arguments", "missing BINARY", TOOL_ARGV("-c"), 2 },
+		{ "no_probe", "missing PROBE", TOOL_ARGV("./usdt_rip_gcc"), 2 },
+		{ "bad_option", "unknown option", TOOL_ARGV("-x", "./usdt_rip_gcc", "rip:a"), 2 },
+		{ "bad_string_arg", "0 to 11", TOOL_ARGV("-s", "12", "./usdt_rip_gcc", "rip:a"), 2 },
+		{ "interval_without_count", "-i needs -c",
+		  TOOL_ARGV("-i", "1", "./usdt_rip_gcc", "rip:a"), 2 },
+		{ "unknown_probe", "no probe of ./usdt_rip_gcc matches 'rip:nosuch'",
+		  TOOL_ARGV("./usdt_rip_gcc", "rip:nosuch"), 1 },
+		{ "pattern_matches_nothing", "matches 'nosuch*:*'",
+		  TOOL_ARGV("./usdt_rip_gcc", "rip:a", "nosuch*:*"), 1 },
+		{ "no_such_binary", "/nonexistent: No such file",
+		  TOOL_ARGV("/nonexistent", "a:b"), 1 },
+		{ "binary_without_notes", "cannot read USDT notes",
+		  TOOL_ARGV("/bin/true", "a:b"), 1 },
+		{ "list_without_notes", "cannot read USDT notes", TOOL_ARGV("-l", "/bin/true"), 1 },
+		{ "no_such_pid", "no process with PID", TOOL_ARGV("-p", "999999999", "rip:a"), 1 },
+		{ "command_fails", "exited with 3",
+		  TOOL_ARGV("./usdt_rip_gcc", "rip:a", "--", "/bin/sh", "-c", "exit 3"), 3 },
+	};
+	struct run *r = calloc(1, sizeof(*r));
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		run_tool(r, "", cases[i].argv);
+		if (ASSERT_EQ(r->status, cases[i].status, cases[i].name) &&
+		    !ASSERT_OK_PTR(strstr(r->err, cases[i].msg), cases[i].name))
+			printf("%s: stderr: %s\n", cases[i].name, r->err);
+	}
+	run_tool(r, NULL, TOOL_ARGV("--help"));
+	ASSERT_EQ(r->status, 0, "help_exit");
+	ASSERT_OK_PTR(strstr(r->out, "SYNOPSIS"), "help_synopsis");
+	free(r);
+}
+
+/* libstdc++'s probes, counted while cxx/throw.cc throws: the table must
+ * have as many hits of each as the program reports lines for it.
+ */
+static void subtest_libstdcxx(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	char lib[PATH_MAX], want[64];
+	const char *kinds[] = { "throw", "catch", "rethrow" };
+	int i;
+
+	if (!ASSERT_OK_PTR(realpath("/usr/lib/x86_64-linux-gnu/libstdc++.so.6", lib), "libstdcxx"))
+		goto out;
+	run_tool(r, "go\n", TOOL_ARGV("-c", lib, "libstdcxx:*", "--", "./usdt_cxx_throw"));
+	if (!ASSERT_EQ(r->status, 0, "exit"))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
+		char line_start[16];
+		int n;
+
+		snprintf(line_start, sizeof(line_start), "\n%s 0x", kinds[i]);
+		n = count_str(r->out, line_start);
+		ASSERT_GT(n, 0, kinds[i]);
+		snprintf(want, sizeof(want), "%12d  libstdcxx:%s\n", n, kinds[i]);
+		if (!ASSERT_OK_PTR(strstr(r->out, want), kinds[i]))
+			printf("%s: want '%s' in:\n%s\n", __func__, want, r->out);
+	}
+out:
+	free(r);
+}
+
+/* Parse -c's table in @out: hits per probe name, into @names/@hits. */
+static int parse_counts(const char *out, char names[][64], long *hits, int max)
+{
+	char *copy = strdup(out), *line, *save = NULL;
+	int n = 0;
+
+	for (line = strtok_r(copy, "\n", &save); line && n < max;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, " %ld %63[^ \n]", &hits[n], names[n]) == 2 &&
+		    strchr(names[n], ':'))
+			n++;
+	}
+	free(copy);
+	return n;
+}
+
+#define MAX_PROBES 1024
+
+/* Two -c tables hold the same probes with the same hits. */
+static void compare_counts(const char *a, const char *b)
+{
+	static char na[MAX_PROBES][64], nb[MAX_PROBES][64];
+	static long ha[MAX_PROBES], hb[MAX_PROBES];
+	int ca = parse_counts(a, na, ha, MAX_PROBES), cb = parse_counts(b, nb, hb, MAX_PROBES);
+	int i, j;
+
+	ASSERT_GT(ca, 0, "probes_hit");
+	ASSERT_EQ(ca, cb, "same_probes_hit");
+	for (i = 0; i < ca; i++) {
+		for (j = 0; j < cb && strcmp(na[i], nb[j]); j++)
+			;
+		if (!ASSERT_LT(j, cb, na[i]))
+			continue;
+		if (!ASSERT_EQ(ha[i], hb[j], na[i]))
+			printf("%s: %s: %ld hits with one link, %ld with a link per probe\n",
+			       __func__, na[i], ha[i], hb[j]);
+	}
+}
+
+/* "-l"'s probes of @path: how many distinct, how many sites. */
+static void list_counts(const char *path, int *probes, int *sites)
+{
+	static char names[MAX_PROBES * 2][64];
+	struct run *r = calloc(1, sizeof(*r));
+	char *line, *save = NULL, name[64];
+	int i;
+
+	*probes = *sites = 0;
+	run_tool(r, NULL, TOOL_ARGV("-l", (char *)path));
+	ASSERT_EQ(r->status, 0, "list_exit");
+	for (line = strtok_r(r->out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%63s 0x", name) != 1 || !strchr(name, ':') ||
+		    *sites >= MAX_PROBES * 2)
+			continue;
+		++*sites;
+		for (i = 0; i < *probes && strcmp(names[i], name); i++)
+			;
+		if (i == *probes)
+			strcpy(names[(*probes)++], name);
+	}
+	free(r);
+}
+
+/* Debian's libjvm.so: all its probes in one link, attach data mode; `java
+ * -version` under the tool hits them as often as with a link per probe.
+ */
+static void subtest_libjvm(void)
+{
+	struct run *one = calloc(1, sizeof(*one)), *per = calloc(1, sizeof(*per));
+	char lib[PATH_MAX], want[PATH_MAX + 128];
+	int probes, sites;
+
+	if (!ASSERT_OK_PTR(realpath("/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so",
+				    lib), "libjvm"))
+		goto out;
+	list_counts(lib, &probes, &sites);
+	ASSERT_GT(probes, 500, "libjvm_probes");
+#define JAVA "--", "/usr/lib/jvm/java-17-openjdk-amd64/bin/java", "-Xint", "-XX:+UseSerialGC", \
+	     "-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0", "-version"
+	run_tool(one, "", TOOL_ARGV("-c", lib, "*", JAVA));
+	run_tool(per, "", TOOL_ARGV("-c", "--link-per-probe", lib, "*", JAVA));
+	if (!ASSERT_EQ(one->status, 0, "exit") || !ASSERT_EQ(per->status, 0, "exit_per_probe"))
+		goto out;
+	snprintf(want, sizeof(want), "usdt: %d probes (%d sites) of %s, ", probes, sites, lib);
+	ASSERT_OK_PTR(strstr(one->err, want), "all_probes");
+	check_mode(one->err, false, 1);
+	check_mode(per->err, false, probes);
+	ASSERT_OK_PTR(strstr(one->err, "openjdk version \"17"), "java_ran");
+	compare_counts(one->out, per->out);
+out:
+	free(one);
+	free(per);
+}
+
+/* Debian's postgres, in single-user mode on a data directory that
+ * selftests/Makefile made with its initdb: all its probes (each behind a
+ * semaphore) in one link count what a link per probe counts, and the
+ * checkpoint's RIP-relative arguments are what postgres logs.
+ */
+#define PG_BIN "/usr/lib/postgresql/15/bin/postgres"
+#define PG_DIR "/tmp/usdt_tool_pg"
+#define PG_CMD "--", "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", \
+	       PG_BIN, "--single", "-D", PG_DIR "/data", "-B", "1000", \
+	       "-c", "dynamic_shared_memory_type=mmap", "postgres"
+#define PG_SQL "create table t (x int);\ninsert into t values (1);\ncheckpoint;\n"
+
+static bool pg_fresh_data(void)
+{
+	return ASSERT_OK(system("rm -rf " PG_DIR " && mkdir -m 755 " PG_DIR " && "
+				"tar -C " PG_DIR " -xf ./pgdata.tar"), "pgdata");
+}
+
+static void subtest_postgres(void)
+{
+	struct run *one = calloc(1, sizeof(*one)), *per = calloc(1, sizeof(*per));
+	struct run *args = calloc(1, sizeof(*args));
+	int probes, sites, n = 0, wrote, added, removed, recycled;
+	const char *p, *log;
+	char want[256];
+
+	list_counts(PG_BIN, &probes, &sites);
+	ASSERT_GT(probes, 50, "postgres_probes");
+	if (!pg_fresh_data())
+		goto out;
+	run_tool(one, PG_SQL, TOOL_ARGV("-c", PG_BIN, "*", PG_CMD));
+	if (!pg_fresh_data())
+		goto out;
+	run_tool(per, PG_SQL, TOOL_ARGV("-c", "--link-per-probe", PG_BIN, "*", PG_CMD));
+	if (!pg_fresh_data())
+		goto out;
+	run_tool(args, PG_SQL, TOOL_ARGV(PG_BIN, "checkpoint__done", "buffer__sync__done", PG_CMD));
+	if (!ASSERT_EQ(one->status, 0, "exit") || !ASSERT_EQ(per->status, 0, "exit_per_probe") ||
+	    !ASSERT_EQ(args->status, 0, "exit_args"))
+		goto out;
+	snprintf(want, sizeof(want), "usdt: %d probes (%d sites) of %s, ", probes, sites, PG_BIN);
+	ASSERT_OK_PTR(strstr(one->err, want), "all_probes");
+	check_mode(one->err, false, 1);
+	check_mode(per->err, false, probes);
+	compare_counts(one->out, per->out);
+
+	/* CHECKPOINT, then the shutdown checkpoint: each logs what it did */
+	for (p = args->out, log = args->err; (p = strstr(p, " postgresql:checkpoint__done ")); p++) {
+		long a[5];
+
+		log = strstr(log, "checkpoint complete: wrote ");
+		if (!ASSERT_OK_PTR(log, "checkpoint_log"))
+			break;
+		if (!ASSERT_EQ(sscanf(log, "checkpoint complete: wrote %d buffers (%*[^)]); "
+				      "%d WAL file(s) added, %d removed, %d recycled",
+				      &wrote, &added, &removed, &recycled), 4, "log_line"))
+			break;
+		log++;
+		if (!ASSERT_EQ(sscanf(p, " postgresql:checkpoint__done arg0=%ld arg1=%ld "
+				      "arg2=%ld arg3=%ld arg4=%ld", &a[0], &a[1], &a[2], &a[3],
+				      &a[4]), 5, "args"))
+			break;
+		ASSERT_EQ(a[0], wrote, "buffers_written");
+		ASSERT_EQ(a[1], 1000, "NBuffers");
+		ASSERT_EQ(a[2], added, "segs_added");
+		ASSERT_EQ(a[3], removed, "segs_removed");
+		ASSERT_EQ(a[4], recycled, "segs_recycled");
+		n++;
+	}
+	ASSERT_EQ(n, 2, "checkpoints");
+	ASSERT_OK_PTR(strstr(args->out, " postgresql:buffer__sync__done arg0=1000 "), "sync_done");
+out:
+	system("rm -rf " PG_DIR);
+	free(one);
+	free(per);
+	free(args);
+}
+
+void test_usdt_tool(void)
+{
+	if (test__start_subtest("trace_gcc"))
+		subtest_trace("gcc", false);
+	if (test__start_subtest("trace_clang"))
+		subtest_trace("clang", false);
+	if (test__start_subtest("trace_cookie_mode"))
+		subtest_trace("gcc", true);
+	if (test__start_subtest("library"))
+		subtest_library();
+	if (test__start_subtest("count"))
+		subtest_count(false);
+	if (test__start_subtest("count_link_per_probe"))
+		subtest_count(true);
+	if (test__start_subtest("semaphore_string"))
+		subtest_semaphore_string();
+	if (test__start_subtest("list"))
+		subtest_list();
+	if (test__start_subtest("pid"))
+		subtest_pid();
+	if (test__start_subtest("errors"))
+		subtest_errors();
+	if (test__start_subtest("libstdcxx"))
+		subtest_libstdcxx();
+	if (test__start_subtest("libjvm"))
+		subtest_libjvm();
+	if (test__start_subtest("postgres"))
+		subtest_postgres();
+}

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/* probes: attach bench_usdt's program to every USDT probe of a binary --
+ * Debian's libjvm.so, 517 probes on 531 sites -- then detach: through one
+ * link for all of them (bpf_program__attach_usdt_multi()) against one link
+ * per probe (bpf_program__attach_usdt()), in the attach data and cookie +
+ * ARRAY modes (usdt_modes.h).  Measures the attach and detach times, the fds
+ * the links hold, and the kernel memory charged to the process's memory
+ * cgroup from before the load to after the attach (memcg.h).  cookie + ARRAY
+ * keeps libbpf's default 256-spec map with one link, where probes share
+ * specs; with a link per probe, where they cannot, the map is sized to fit
+ * every site (with the default, attaching stops at the 256th spec, E2BIG).
+ * Every (repetition, variant) runs in a child process of its own.
+ *
+ *   bench probes [-p REPS] [-o CSV] [-l LABEL] BINARY
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <bpf/libbpf.h>
+#include "bench.h"
+#include "usdt_modes.h"
+#include "memcg.h"
+
+enum { V_AD_ONE, V_AD_PER, V_ARRAY_ONE, V_ARRAY_PER, NV };
+static const char *const variants[NV] = {
+	"attach data, one link", "attach data, link per probe",
+	"cookie+ARRAY, one link", "cookie+ARRAY, link per probe",
+};
+enum { F_ATTACH, F_DETACH, F_TOTAL, F_FDS, F_MEMCG, NF };
+
+static char **names;	/* "provider:name" of each probe, in note order */
+static int probe_cnt, site_cnt;
+
+static int add_site(const struct bpf_usdt_probe_info *p, void *ctx)
+{
+	char buf[256];
+	int i;
+
+	snprintf(buf, sizeof(buf), "%s:%s", p->provider, p->name);
+	site_cnt++;
+	for (i = probe_cnt - 1; i >= 0; i--)
+		if (!strcmp(names[i], buf))
+			return 0;
+	names = realloc(names, (probe_cnt + 1) * sizeof(*names));
+	if (!names || !(names[probe_cnt] = strdup(buf)))
+		bench_die("out of memory");
+	probe_cnt++;
+	return 0;
+}
+
+static void validate(void)
+{
+	int err = libbpf_usdt_probes_foreach(env.args[0], add_site, NULL);
+
+	if (err)
+		bench_die("%s: no USDT probes: %s", env.args[0], strerror(-err));
+}
+
+static int count_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d)
+		bench_die("/proc/self/fd: %s", strerror(errno));
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+static void child(int v, int item)
+{
+	const char *path = env.args[0];
+	bool per_probe = v == V_AD_PER || v == V_ARRAY_PER;
+	int i, mode = v < V_ARRAY_ONE ? M_AD : M_ARRAY;
+	struct rlimit rl = { 4 * site_cnt + 1024, 4 * site_cnt + 1024 };
+	struct bpf_link **links = calloc(probe_cnt, sizeof(*links));
+	long long kmem0, kmem1;
+	struct usdt_obj o;
+	__u64 t0, t1, t2;
+	int fds0, fds1;
+
+	if (!links || setrlimit(RLIMIT_NOFILE, &rl))
+		bench_die("setup: %s", strerror(errno));
+	memcg_enter("bench_probes");
+	kmem0 = memcg_kernel();
+	usdt_open(&o, mode, per_probe && mode == M_ARRAY ? site_cnt : 0);
+	fds0 = count_fds();
+	t0 = now_ns();
+	if (per_probe) {
+		for (i = 0; i < probe_cnt; i++) {
+			char *colon = strchr(names[i], ':');
+
+			*colon = '\0';
+			links[i] = bpf_program__attach_usdt(o.prog, -1, path, names[i], colon + 1,
+							    NULL);
+			*colon = ':';
+			if (!links[i])
+				bench_die("%s: attach %s: %s", variants[v], names[i], strerror(errno));
+		}
+	} else {
+		LIBBPF_OPTS(bpf_usdt_multi_opts, opts, .probes = (const char **)names,
+			    .cnt = probe_cnt);
+
+		links[0] = bpf_program__attach_usdt_multi(o.prog, -1, path, &opts);
+		if (!links[0])
+			bench_die("%s: attach: %s", variants[v], strerror(errno));
+	}
+	t1 = now_ns();
+	fds1 = count_fds();
+	kmem1 = memcg_kernel();
+	for (i = 0; i < probe_cnt; i++)
+		bpf_link__destroy(links[i]);
+	t2 = now_ns();
+	bench_sample(v, F_ATTACH, (t1 - t0) / 1e6);
+	bench_sample(v, F_DETACH, (t2 - t1) / 1e6);
+	bench_sample(v, F_TOTAL, (t2 - t0) / 1e6);
+	bench_sample(v, F_FDS, fds1 - fds0);
+	bench_sample(v, F_MEMCG, (kmem1 - kmem0) / 1024.0);
+	usdt_close(&o);
+	memcg_leave();
+	free(links);
+}
+
+static void report(void)
+{
+	static const char *const fname[NF] = {
+		"attach_ms", "detach_ms", "total_ms", "fds", "memcg_kernel_kib"
+	};
+	struct bench_stat s, one;
+	int v, j;
+
+	bench_heading("All the USDT probes of a binary");
+	printf("%s: %d probes on %d sites; one program attached to all of them, then\n"
+	       "detached; %d repetitions, median (min-max); fds: held by the links;\n"
+	       "memory: kernel memory charged to the process's memory cgroup from\n"
+	       "before the load to after the attach, in KiB; ratio: attach + detach\n"
+	       "time against one link in the same mode\n\n",
+	       env.args[0], probe_cnt, site_cnt, env.reps);
+	bench_md_head("<variant", "attach ms", "detach ms", "attach+detach ms", "fds",
+		      "memcg kernel KiB", "ratio", NULL);
+	bench_csv("variant,field,median,min,max\n");
+	for (v = 0; v < NV; v++) {
+		printf("| %s |", variants[v]);
+		for (j = 0; j < NF; j++) {
+			s = bench_stat(v, j);
+			if (s.n != env.reps)
+				bench_die("%d results for %s, want %d", s.n, variants[v], env.reps);
+			printf(" %.*f (%.*f-%.*f) |", j < F_FDS, s.med, j < F_FDS, s.min,
+			       j < F_FDS, s.max);
+			bench_csv("%s,%s,%.3f,%.3f,%.3f\n", variants[v], fname[j], s.med, s.min,
+				  s.max);
+		}
+		one = bench_stat(v < V_ARRAY_ONE ? V_AD_ONE : V_ARRAY_ONE, F_TOTAL);
+		printf(" %.1f |\n", bench_stat(v, F_TOTAL).med / one.med);
+	}
+}
+
+const struct bench bench_probes = {
+	.name = "probes",
+	.doc = "attach/detach time, fds and kernel memory, one program on every USDT probe of a binary",
+	.opts = "pol",
+	.args_doc = "BINARY",
+	.reps = 3,
+	.max_reps = 8,
+	.min_args = 1,
+	.max_args = 1,
+	.validate = validate,
+	.setup = memcg_setup,
+	.variants = variants,
+	.nvariants = NV,
+	.child = child,
+	.report = report,
+};
