@@ -27,7 +27,7 @@ static const char *const variants[NV] = {
 	"attach data, one link", "attach data, link per probe",
 	"cookie+ARRAY, one link", "cookie+ARRAY, link per probe",
 };
-enum { F_ATTACH, F_DETACH, F_TOTAL, F_FDS, F_MEMCG, NF };
+enum { F_ATTACH, F_DETACH, F_TOTAL, F_FDS, F_MEMCG, F_SLAB, NF };
 
 static char **names;	/* "provider:name" of each probe, in note order */
 static int probe_cnt, site_cnt;
@@ -77,16 +77,18 @@ static void child(int v, int item)
 	int i, mode = v < V_ARRAY_ONE ? M_AD : M_ARRAY;
 	struct rlimit rl = { 4 * site_cnt + 1024, 4 * site_cnt + 1024 };
 	struct bpf_link **links = calloc(probe_cnt, sizeof(*links));
-	long long kmem0, kmem1;
+	long long kmem0, kmem1, slab0, slab1;
 	struct usdt_obj o;
-	__u64 t0, t1, t2;
+	__u64 t0, t1, t2, t3;
 	int fds0, fds1;
 
 	if (!links || setrlimit(RLIMIT_NOFILE, &rl))
 		bench_die("setup: %s", strerror(errno));
 	memcg_enter("bench_probes");
-	kmem0 = memcg_kernel();
 	usdt_open(&o, mode, per_probe && mode == M_ARRAY ? site_cnt : 0);
+	/* from after the load: what the links cost */
+	kmem0 = memcg_kernel();
+	slab0 = slab_percpu();
 	fds0 = count_fds();
 	t0 = now_ns();
 	if (per_probe) {
@@ -98,7 +100,8 @@ static void child(int v, int item)
 							    NULL);
 			*colon = ':';
 			if (!links[i])
-				bench_die("%s: attach %s: %s", variants[v], names[i], strerror(errno));
+				bench_die("%s: attach %s: %s", variants[v], names[i],
+					  strerror(errno));
 		}
 	} else {
 		LIBBPF_OPTS(bpf_usdt_multi_opts, opts, .probes = (const char **)names,
@@ -111,14 +114,17 @@ static void child(int v, int item)
 	t1 = now_ns();
 	fds1 = count_fds();
 	kmem1 = memcg_kernel();
+	slab1 = slab_percpu();
+	t2 = now_ns();
 	for (i = 0; i < probe_cnt; i++)
 		bpf_link__destroy(links[i]);
-	t2 = now_ns();
+	t3 = now_ns();
 	bench_sample(v, F_ATTACH, (t1 - t0) / 1e6);
-	bench_sample(v, F_DETACH, (t2 - t1) / 1e6);
-	bench_sample(v, F_TOTAL, (t2 - t0) / 1e6);
+	bench_sample(v, F_DETACH, (t3 - t2) / 1e6);
+	bench_sample(v, F_TOTAL, (t1 - t0 + t3 - t2) / 1e6);
 	bench_sample(v, F_FDS, fds1 - fds0);
 	bench_sample(v, F_MEMCG, (kmem1 - kmem0) / 1024.0);
+	bench_sample(v, F_SLAB, (slab1 - slab0) / 1024.0);
 	usdt_close(&o);
 	memcg_leave();
 	free(links);
@@ -127,7 +133,8 @@ static void child(int v, int item)
 static void report(void)
 {
 	static const char *const fname[NF] = {
-		"attach_ms", "detach_ms", "total_ms", "fds", "memcg_kernel_kib"
+		"attach_ms", "detach_ms", "total_ms", "fds", "memcg_kernel_kib",
+		"slab_percpu_kib"
 	};
 	struct bench_stat s, one;
 	int v, j;
@@ -135,12 +142,13 @@ static void report(void)
 	bench_heading("All the USDT probes of a binary");
 	printf("%s: %d probes on %d sites; one program attached to all of them, then\n"
 	       "detached; %d repetitions, median (min-max); fds: held by the links;\n"
-	       "memory: kernel memory charged to the process's memory cgroup from\n"
-	       "before the load to after the attach, in KiB; ratio: attach + detach\n"
-	       "time against one link in the same mode\n\n",
+	       "memory, from after the load to after the attach, in KiB: kernel memory\n"
+	       "charged to the process's memory cgroup, and the system's Slab + Percpu\n"
+	       "(uprobes and perf events are not charged to a cgroup); ratio: attach +\n"
+	       "detach time against one link in the same mode\n\n",
 	       env.args[0], probe_cnt, site_cnt, env.reps);
 	bench_md_head("<variant", "attach ms", "detach ms", "attach+detach ms", "fds",
-		      "memcg kernel KiB", "ratio", NULL);
+		      "memcg kernel KiB", "slab+percpu KiB", "ratio", NULL);
 	bench_csv("variant,field,median,min,max\n");
 	for (v = 0; v < NV; v++) {
 		printf("| %s |", variants[v]);
@@ -160,7 +168,7 @@ static void report(void)
 
 const struct bench bench_probes = {
 	.name = "probes",
-	.doc = "attach/detach time, fds and kernel memory, one program on every USDT probe of a binary",
+	.doc = "attach/detach time, fds, kernel memory: one program on all USDT probes of a binary",
 	.opts = "pol",
 	.args_doc = "BINARY",
 	.reps = 3,

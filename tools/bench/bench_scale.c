@@ -18,11 +18,9 @@
  * where TARGET_N is a generated program with N sites (its name ends in _N).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "usdt_modes.h"
@@ -64,7 +62,7 @@ static void child(int mode, int t)
 	long long kmem0, slab0, kmem1, slab1;
 	struct bpf_link *link;
 	struct usdt_obj o;
-	__u64 t0, t1, t2;
+	__u64 t0, t1, t2, t3;
 
 	/* Per-site links (kernels without uprobe_multi) take two fds each. */
 	if (setrlimit(RLIMIT_NOFILE, &rl))
@@ -80,10 +78,11 @@ static void child(int mode, int t)
 		bench_die("attach %d sites: %s", n, strerror(errno));
 	kmem1 = memcg_kernel();
 	slab1 = slab_percpu();
-	bpf_link__destroy(link);
 	t2 = now_ns();
+	bpf_link__destroy(link);
+	t3 = now_ns();
 	bench_sample(mode, t * NF + F_ATTACH, (t1 - t0) / 1e6);
-	bench_sample(mode, t * NF + F_DETACH, (t2 - t1) / 1e6);
+	bench_sample(mode, t * NF + F_DETACH, (t3 - t2) / 1e6);
 	bench_sample(mode, t * NF + F_MEMCG, kmem1 - kmem0);
 	bench_sample(mode, t * NF + F_SLAB, slab1 - slab0);
 	usdt_close(&o);
@@ -116,8 +115,8 @@ static void report(void)
 					bench_die("%d results for %s, want %d", s.n,
 						  env.args[t], env.reps);
 				s.med /= div, s.min /= div, s.max /= div;
-				printf(" %.*f (%.*f-%.*f) |", j < F_MEMCG, s.med, j < F_MEMCG, s.min,
-				       j < F_MEMCG, s.max);
+				printf(" %.*f (%.*f-%.*f) |", j < F_MEMCG, s.med, j < F_MEMCG,
+				       s.min, j < F_MEMCG, s.max);
 				bench_csv("%d,%s,%s,%.3f,%.3f,%.3f\n", sites_of(env.args[t]),
 					  usdt_modes[m], fname[j], s.med, s.min, s.max);
 			}

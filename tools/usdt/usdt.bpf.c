@@ -27,6 +27,7 @@ struct {
 } counts SEC(".maps");
 
 __u64 lost;
+__u64 unknown;	/* hits whose probe could not be told */
 
 SEC("usdt")
 int usdt_hit(struct pt_regs *ctx)
@@ -37,19 +38,30 @@ int usdt_hit(struct pt_regs *ctx)
 	long idx, v;
 	int i, err;
 
-	idx = link_per_probe ? bpf_usdt_cookie(ctx) : bpf_usdt_probe_idx(ctx);
-	if (idx < 0)
+	/* with a link per probe, the cookie is the probe's index + 1: 0 is
+	 * what bpf_usdt_cookie() returns without a spec
+	 */
+	idx = link_per_probe ? bpf_usdt_cookie(ctx) - 1 : bpf_usdt_probe_idx(ctx);
+	if (idx < 0) {
+		__sync_fetch_and_add(&unknown, 1);
 		return 0;
+	}
 	probe = idx;
 
 	if (count_only) {
 		cnt = bpf_map_lookup_elem(&counts, &probe);
 		if (cnt)
 			__sync_fetch_and_add(cnt, 1);
+		else
+			__sync_fetch_and_add(&unknown, 1);
 		return 0;
 	}
 
-	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	/* str_mask is constant at load: one size or the other */
+	if (str_mask)
+		e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	else
+		e = bpf_ringbuf_reserve(&events, offsetof(struct usdt_event, strs), 0);
 	if (!e) {
 		__sync_fetch_and_add(&lost, 1);
 		return 0;
@@ -59,9 +71,9 @@ int usdt_hit(struct pt_regs *ctx)
 	e->probe = probe;
 	e->arg_cnt = bpf_usdt_arg_cnt(ctx);
 	e->arg_err = 0;
+	e->str_bad = 0;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	for (i = 0; i < USDT_MAX_ARGS; i++) {
-		e->strs[i][0] = '\0';
 		if (i >= e->arg_cnt) {
 			e->args[i] = 0;
 			continue;
@@ -70,8 +82,11 @@ int usdt_hit(struct pt_regs *ctx)
 		if (err && !e->arg_err)
 			e->arg_err = err;
 		e->args[i] = v;
-		if (str_mask & (1U << i))
-			bpf_probe_read_user_str(e->strs[i], USDT_STR_LEN, (void *)v);
+		if (!(str_mask & (1U << i)))
+			continue;
+		/* the page may not be in: a BPF program cannot fault it in */
+		if (bpf_probe_read_user_str(e->strs[i], USDT_STR_LEN, (void *)v) < 0)
+			e->str_bad |= 1U << i;
 	}
 	bpf_ringbuf_submit(e, 0);
 	return 0;

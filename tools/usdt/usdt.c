@@ -43,7 +43,9 @@ static const char usage_text[] =
 "    end (and every SEC seconds with -i).  A PROBE is PROVIDER:NAME or NAME\n"
 "    (any provider); either part may use the wildcards * ? [...], quoted\n"
 "    from the shell.  Probes behind a semaphore are enabled while traced.\n"
-"    Tracing stops on Ctrl-C, after -d SEC, or when COMMAND exits.\n"
+"    Tracing stops on Ctrl-C, after -d SEC, or when COMMAND exits (COMMAND\n"
+"    gets SIGTERM if tracing stops first).  Only COMMAND's own process is\n"
+"    traced, not the processes it starts.\n"
 "\n"
 "    It says on standard error which mode libbpf uses: attach data (the\n"
 "    argument specs are the link's attach data), cookie + ARRAY (a BPF\n"
@@ -51,11 +53,13 @@ static const char usage_text[] =
 "\n"
 "OPTIONS\n"
 "    -l, --list            list probes instead of tracing\n"
-"    -p, --pid PID         only process PID; with -l, list what PID maps;\n"
-"                          BINARY defaults to /proc/PID/exe\n"
+"    -p, --pid PID         only process PID; with -l, list what PID maps\n"
+"                          (through /proc/PID/root); BINARY defaults to\n"
+"                          /proc/PID/exe\n"
 "    -c, --count           count hits per probe instead of printing them\n"
 "    -i, --interval SEC    with -c, print (and reset) the table every SEC s\n"
-"    -s, --string N[,N]... print argument N (from 0) as a C string\n"
+"    -s, --string N[,N]... print argument N (from 0) as a C string (its\n"
+"                          value and \"(unreadable)\" if its page is not in)\n"
 "    -d, --duration SEC    stop after SEC seconds\n"
 "    -m, --mode MODE       auto (the default: attach data where the kernel\n"
 "                          has it) or cookie (never attach data)\n"
@@ -68,11 +72,13 @@ static const char usage_text[] =
 "    usdt -l /usr/lib/postgresql/15/bin/postgres\n"
 "    usdt -c /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so 'hotspot:*' \\\n"
 "        -- java -version\n"
-"    usdt -s 0 /usr/lib/x86_64-linux-gnu/libc.so.6 'libc:memory_*' -p 1234\n"
+"    usdt /usr/lib/x86_64-linux-gnu/libc.so.6 'libc:memory_*' -p 1234\n"
+"    usdt -p 1234 'postgresql:query__start' -s 0\n"
 "\n"
 "EXIT STATUS\n"
-"    0 on success; COMMAND's exit status if it failed; 1 on bad input or a\n"
-"    failed attach, with a message; 2 on bad usage.\n";
+"    0 on success; COMMAND's exit status if it failed (128 + the signal if\n"
+"    one ended it); 1 on bad input or a failed attach, with a message; 2 on\n"
+"    bad usage.\n";
 
 struct probe {
 	char *provider;
@@ -94,6 +100,7 @@ static int probe_cnt;
 static struct probe **traced;	/* the ones traced, by index in the BPF program */
 static int traced_cnt;
 static volatile sig_atomic_t exiting;
+static unsigned long long bad_probe;	/* events whose index is past the table */
 
 static void die(const char *fmt, ...)
 {
@@ -208,7 +215,9 @@ static int list_pid(pid_t pid)
 	}
 	fclose(f);
 	for (i = 0; i < n; i++) {
-		if (list_binary(seen[i], true) == 0)
+		/* the process's view of the path: it may be in a container */
+		snprintf(line, sizeof(line), "/proc/%d/root%s", pid, seen[i]);
+		if (list_binary(line, true) == 0)
 			found++;
 		free(seen[i]);
 	}
@@ -312,15 +321,19 @@ static int handle_event(void *ctx, void *data, size_t size)
 	const struct probe *p;
 	int i;
 
-	if (e->probe >= traced_cnt)
+	if (e->probe >= traced_cnt) {
+		bad_probe++;
 		return 0;
+	}
 	p = traced[e->probe];
 	printf("%-7u %-7u %-15.16s %s:%s", e->pid, e->tid, e->comm, p->provider, p->name);
 	for (i = 0; i < e->arg_cnt && i < USDT_MAX_ARGS; i++) {
-		if (env.str_mask & (1U << i))
-			printf(" arg%d=\"%.*s\"", i, USDT_STR_LEN, e->strs[i]);
-		else
+		if (!(env.str_mask & (1U << i)))
 			printf(" arg%d=%lld", i, (long long)e->args[i]);
+		else if (e->str_bad & (1U << i))
+			printf(" arg%d=0x%llx(unreadable)", i, (unsigned long long)e->args[i]);
+		else
+			printf(" arg%d=\"%.*s\"", i, USDT_STR_LEN, e->strs[i]);
 	}
 	if (e->arg_err)
 		printf(" (error %d reading arguments)", e->arg_err);
@@ -342,19 +355,26 @@ static int cmp_count(const void *a, const void *b)
 	return x->probe - y->probe;
 }
 
-/* Print the hits per probe and reset them. */
+/* Print the hits per probe since the last table: the counters are never
+ * reset, which would lose the hits between a read and the reset.
+ */
 static void print_counts(int map_fd)
 {
 	struct count *c = calloc(traced_cnt, sizeof(*c));
-	__u64 total = 0, zero = 0;
+	static __u64 *last;
+	__u64 total = 0, now;
 	__u32 i;
 
-	if (!c)
+	if (!last)
+		last = calloc(traced_cnt, sizeof(*last));
+	if (!c || !last)
 		die("out of memory");
 	for (i = 0; i < traced_cnt; i++) {
+		now = 0;
+		bpf_map_lookup_elem(map_fd, &i, &now);
 		c[i].probe = i;
-		bpf_map_lookup_elem(map_fd, &i, &c[i].hits);
-		bpf_map_update_elem(map_fd, &i, &zero, BPF_ANY);
+		c[i].hits = now - last[i];
+		last[i] = now;
 		total += c[i].hits;
 	}
 	qsort(c, traced_cnt, sizeof(*c), cmp_count);
@@ -369,7 +389,7 @@ static void print_counts(int map_fd)
 
 static void on_signal(int sig)
 {
-	exiting = 1;
+	exiting = sig;
 }
 
 /* Fork COMMAND, stopped until go_child(): attached before it runs. */
@@ -405,7 +425,7 @@ struct tool_skel {
 	struct bpf_map *events, *counts;
 	const volatile bool *count_only, *link_per_probe;
 	const volatile __u32 *str_mask;
-	__u64 *lost;
+	__u64 *lost, *unknown;
 };
 
 static void open_skel(struct tool_skel *t, void **skel)
@@ -418,7 +438,7 @@ static void open_skel(struct tool_skel *t, void **skel)
 		*skel = s;
 		*t = (struct tool_skel){ s->obj, s->progs.usdt_hit, s->maps.events, s->maps.counts,
 					 &s->rodata->count_only, &s->rodata->link_per_probe,
-					 &s->rodata->str_mask, &s->bss->lost };
+					 &s->rodata->str_mask, &s->bss->lost, &s->bss->unknown };
 	} else {
 		struct usdt *s = usdt__open();
 
@@ -427,7 +447,7 @@ static void open_skel(struct tool_skel *t, void **skel)
 		*skel = s;
 		*t = (struct tool_skel){ s->obj, s->progs.usdt_hit, s->maps.events, s->maps.counts,
 					 &s->rodata->count_only, &s->rodata->link_per_probe,
-					 &s->rodata->str_mask, &s->bss->lost };
+					 &s->rodata->str_mask, &s->bss->lost, &s->bss->unknown };
 	}
 }
 
@@ -436,6 +456,7 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 	struct bpf_link **links = NULL, *link = NULL;
 	struct ring_buffer *rb = NULL;
 	int i, link_cnt = 0, go_fd = -1, status = 0, ret = 0, sites = 0;
+	struct sigaction sa = { .sa_handler = on_signal };
 	struct tool_skel t;
 	double start, next_tick, t0;
 	const char **names;
@@ -470,16 +491,22 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 		names[i] = bufs[i];
 	}
 
+	/* before the "attached" line, on which a user may press Ctrl-C */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
 	t0 = now();
 	if (env.link_per_probe) {
 		links = calloc(traced_cnt, sizeof(*links));
 		if (!links)
 			die("out of memory");
 		for (i = 0; i < traced_cnt; i++) {
-			LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = i);
+			/* the probe's index + 1: usdt.bpf.c takes 0 for no spec */
+			LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = i + 1);
 
-			links[i] = bpf_program__attach_usdt(t.prog, env.pid, path, traced[i]->provider,
-							    traced[i]->name, &opts);
+			links[i] = bpf_program__attach_usdt(t.prog, env.pid, path,
+							    traced[i]->provider, traced[i]->name,
+							    &opts);
 			if (!links[i]) {
 				ret = -errno;
 				break;
@@ -500,9 +527,13 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 			kill(child, SIGKILL);
 		die("cannot attach to %s: %s", path, strerror(-ret));
 	}
-	fprintf(stderr, "usdt: %d probes (%d sites) of %s, %s mode, %d link%s, attached in %.3f s%s\n",
+	fprintf(stderr, "usdt: %d probes (%d sites) of %s, %s mode, %d link%s, attached in %.3f s",
 		traced_cnt, sites, path, usdt_mode(t.prog), link_cnt, link_cnt == 1 ? "" : "s",
-		now() - t0, cmd ? "" : "; Ctrl-C to stop");
+		now() - t0);
+	if (cmd)
+		fprintf(stderr, "; %s is PID %d\n", cmd[0], child);
+	else
+		fprintf(stderr, "; Ctrl-C to stop\n");
 
 	if (!env.count) {
 		rb = ring_buffer__new(bpf_map__fd(t.events), handle_event, NULL, NULL);
@@ -510,8 +541,6 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 			die("cannot set up the ring buffer: %s", strerror(errno));
 	}
 
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
 	if (child) {
 		if (write(go_fd, "x", 1) != 1)
 			die("cannot start %s", cmd[0]);
@@ -539,6 +568,12 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 	if (rb)
 		ring_buffer__consume(rb);
 	fflush(stdout);
+	/* stopped first: COMMAND is stopped too, and its status reported */
+	if (child) {
+		kill(child, SIGTERM);
+		if (waitpid(child, &status, 0) != child)
+			status = 0;
+	}
 
 	t0 = now();
 	bpf_link__destroy(link);
@@ -551,10 +586,13 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 	if (*t.lost)
 		fprintf(stderr, "usdt: %llu hits lost (ring buffer full)\n",
 			(unsigned long long)*t.lost);
+	if (*t.unknown)
+		fprintf(stderr, "usdt: %llu hits of an unknown probe\n",
+			(unsigned long long)*t.unknown);
+	if (bad_probe)
+		fprintf(stderr, "usdt: %llu events of an out-of-range probe\n", bad_probe);
 
-	if (child) {	/* stopped by a signal or -d: the command goes on */
-		fprintf(stderr, "usdt: %s (PID %d) still runs\n", cmd[0], child);
-	} else if (cmd) {
+	if (cmd) {
 		if (WIFEXITED(status) && WEXITSTATUS(status)) {
 			fprintf(stderr, "usdt: %s exited with %d\n", cmd[0], WEXITSTATUS(status));
 			ret = WEXITSTATUS(status);
@@ -606,7 +644,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	while ((opt = getopt_long(argc, argv, "+lp:ci:s:d:m:vh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "lp:ci:s:d:m:vh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			env.list = true;
@@ -671,10 +709,12 @@ int main(int argc, char **argv)
 		return ret ? 1 : 0;
 	}
 
-	/* with -p, BINARY may be left out: a first argument with a ':' and
-	 * no '/' is a probe
+	/* with -p, BINARY may be left out: a first argument that names no
+	 * file, or has a ':' and no '/', is a probe
 	 */
-	if (env.pid > 0 && nargs && strchr(argv[optind], ':') && !strchr(argv[optind], '/')) {
+	if (env.pid > 0 && nargs &&
+	    (access(argv[optind], F_OK) ||
+	     (strchr(argv[optind], ':') && !strchr(argv[optind], '/')))) {
 		snprintf(pidexe, sizeof(pidexe), "/proc/%d/exe", env.pid);
 		path = pidexe;
 	} else {
@@ -687,5 +727,7 @@ int main(int argc, char **argv)
 		usage_error("missing PROBE");
 	if (access(path, R_OK))
 		die("%s: %s", path, strerror(errno));
+	/* hits as they come, also through a pipe */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	return trace(path, argv + optind, nargs, cmd);
 }

@@ -12,8 +12,10 @@ struct usdt_event {
 	__u32 probe;		/* index into the tool's probe table */
 	__s32 arg_cnt;
 	__s32 arg_err;		/* the first error bpf_usdt_arg() returned */
+	__u32 str_bad;		/* bit N: argN could not be read as a string */
 	char comm[16];
 	__s64 args[USDT_MAX_ARGS];
+	/* only with -s: events without strings end here */
 	char strs[USDT_MAX_ARGS][USDT_STR_LEN];
 };
 
