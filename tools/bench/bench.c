@@ -12,7 +12,7 @@
 #include "bench.h"
 
 extern const struct bench bench_lookup, bench_kprobe, bench_uprobe, bench_kprobe_multi,
-	bench_fentry, bench_usdt, bench_scale, bench_probes;
+	bench_fentry, bench_usdt, bench_fetch, bench_scale, bench_probes;
 
 static const struct bench *const benchs[] = {
 	&bench_lookup,	/* group 1: per access */
@@ -21,6 +21,7 @@ static const struct bench *const benchs[] = {
 	&bench_kprobe_multi,
 	&bench_fentry,
 	&bench_usdt,	/* group 2 */
+	&bench_fetch,
 	&bench_scale,	/* group 3 */
 	&bench_probes,	/* group 3 */
 };

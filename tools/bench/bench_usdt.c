@@ -19,10 +19,11 @@
 
 #define MAX_REPS	16
 #define MAX_ROUNDS	16
-#define NK		4
+#define NK		USDT_NK
 #define M_NONE		NMODE	/* samples of the calls without a probe */
 
-static const int nargs[NK] = { 1, 3, 6, 12 };
+const int usdt_nargs[NK] = { 1, 3, 6, 12 };
+#define nargs usdt_nargs
 
 /* The traced functions: arguments beyond the sixth are on the stack, so the
  * 6- and 12-argument probes read memory as well as registers.
@@ -48,7 +49,7 @@ __attribute__((noinline)) void fire12(long a, long b, long c, long d, long e, lo
 	STAP_PROBE12(bench, args12, a, b, c, d, e, f, g, h, i, j, k, l);
 }
 
-static void fire(int k, int n)
+void usdt_fire(int k, int n)
 {
 	while (n--) {
 		switch (k) {
@@ -80,7 +81,7 @@ static void child(int mode, int item)
 	for (i = 0; i < NK; i++) {
 		__u64 t0 = now_ns();
 
-		fire(nargs[i], env.calls);
+		usdt_fire(nargs[i], env.calls);
 		bare[i] = (double)(now_ns() - t0) / env.calls;
 	}
 
@@ -92,7 +93,7 @@ static void child(int mode, int item)
 		links[i] = bpf_program__attach_usdt(o.prog, 0, "/proc/self/exe", "bench", name, NULL);
 		if (!links[i])
 			bench_die("attach %s: %s", name, strerror(errno));
-		fire(nargs[i], 1);	/* warm up */
+		usdt_fire(nargs[i], 1);	/* warm up */
 	}
 	if ((mode == M_IP) == map_is_empty(o.ip_map))
 		bench_die("%s mode, but the IP map is %sempty", usdt_modes[mode],
@@ -104,7 +105,7 @@ static void child(int mode, int item)
 
 			j = bench_rotate(i, r, NK);
 			t0 = now_ns();
-			fire(nargs[j], env.calls);
+			usdt_fire(nargs[j], env.calls);
 			bench_sample(mode, j, (double)(now_ns() - t0) / env.calls);
 			bench_sample(M_NONE, j, bare[j]);
 		}

@@ -2,7 +2,7 @@
 # Runs in the guest (from build/selftests/bench): the benchmarks of one boot.
 #   guest.sh OUT TAG UNIT LABEL GROUPS
 # writes OUT/GROUP-TAG.{md,csv} for each of GROUPS (lookup, kprobe, uprobe,
-# kprobe_multi, fentry, usdt, scale, probes: the names of the benchmarks in ./bench); stops at the first
+# kprobe_multi, fentry, usdt, fetch, scale, probes: the names of the benchmarks in ./bench); stops at the first
 # failure.
 set -eu
 out=$1 tag=$2 unit=$3 label=$4
@@ -16,6 +16,7 @@ for g in "$@"; do
 	kprobe_multi|fentry)
 		./bench "$g" -n 20000 -r 15 -o "$out/$g-$tag.csv" -u "$unit" -l "$label" ;;
 	usdt)	./bench usdt -p 5 -r 3 -n 2000 -o "$out/usdt-$tag.csv" -u "$unit" -l "$label" ;;
+	fetch)	./bench fetch -p 3 -r 3 -n 2000 -o "$out/fetch-$tag.csv" -u "$unit" -l "$label" ;;
 	scale)	./bench scale -p 3 -o "$out/scale-$tag.csv" -l "$label" \
 			./usdt_sites_1 ./usdt_sites_100 ./usdt_sites_1000 ./usdt_sites_10000 ;;
 	probes)	./bench probes -p 3 -o "$out/probes-$tag.csv" -l "$label" \

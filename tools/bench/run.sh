@@ -35,8 +35,8 @@ boot() {	# boot N KERNEL TAG [-i 0] -- GROUPS...
 		die "bench: the $tag boot failed, see $out/$tag.vm.log"
 }
 after=$KSRC/arch/x86/boot/bzImage
-boot 1 "$after" icount -i 0 -- lookup kprobe uprobe kprobe_multi fentry usdt
-boot 2 "$after" wall -- lookup kprobe uprobe kprobe_multi fentry usdt scale probes
+boot 1 "$after" icount -i 0 -- lookup kprobe uprobe kprobe_multi fentry usdt fetch
+boot 2 "$after" wall -- lookup kprobe uprobe kprobe_multi fentry usdt fetch scale probes
 boot 3 "$inlined" icount-inline -i 0 -- lookup kprobe uprobe
 
 "$bench/inline-table.sh" "$out" icount
@@ -66,7 +66,7 @@ boot 3 "$inlined" icount-inline -i 0 -- lookup kprobe uprobe
 	echo "tools/bench/run.sh took $((t / 60))m$((t % 60))s (the inlined kernel's build and the three boots)."
 	for f in lookup-icount lookup-wall kprobe-icount kprobe-wall uprobe-icount uprobe-wall \
 		 kprobe_multi-icount kprobe_multi-wall fentry-icount fentry-wall \
-		 usdt-icount usdt-wall scale-wall probes-wall; do
+		 usdt-icount usdt-wall fetch-icount fetch-wall scale-wall probes-wall; do
 		echo
 		cat "$out/$f.md"
 	done

@@ -9,6 +9,8 @@
 #include "usdt_modes.h"
 #include "bench_usdt.skel.h"
 #include "bench_usdt_noad.skel.h"
+#include "bench_usdt_old.skel.h"
+#include "bench_usdt_old_noad.skel.h"
 
 const char *const usdt_modes[NMODE] = { "attach data", "cookie+ARRAY", "IP+HASH" };
 
@@ -65,9 +67,39 @@ void usdt_open(struct usdt_obj *o, int mode, int specs)
 	o->errors = &o->noad->bss->errors;
 }
 
+/* Fill @o from skeleton @s, whatever its type. */
+#define USDT_OBJ_FILL(o, s) do {					\
+	(o)->prog = (s)->progs.usdt_args;				\
+	(o)->ip_map = (s)->maps.__bpf_usdt_ip_to_spec_id;		\
+	(o)->hits = (s)->bss->hits;					\
+	(o)->sums = (s)->bss->sums;					\
+	(o)->errors = &(s)->bss->errors;				\
+} while (0)
+
+void usdt_open_old(struct usdt_obj *o, int mode)
+{
+	*o = (struct usdt_obj){};
+	hide_cookies = mode == M_IP;
+	if (mode == M_AD) {
+		o->old_ad = bench_usdt_old__open_and_load();
+		if (!o->old_ad)
+			bench_die("load failed");
+		USDT_OBJ_FILL(o, o->old_ad);
+		if (!bpf_program__attach_data_type(o->prog))
+			bench_die("attach data mode, but libbpf did not choose it");
+		return;
+	}
+	o->old_noad = bench_usdt_old_noad__open_and_load();
+	if (!o->old_noad)
+		bench_die("load failed");
+	USDT_OBJ_FILL(o, o->old_noad);
+}
+
 void usdt_close(struct usdt_obj *o)
 {
 	bench_usdt__destroy(o->ad);
 	bench_usdt_noad__destroy(o->noad);
+	bench_usdt_old__destroy(o->old_ad);
+	bench_usdt_old_noad__destroy(o->old_noad);
 	*o = (struct usdt_obj){};
 }

@@ -24,6 +24,8 @@ extern const char *const usdt_modes[NMODE];
 struct usdt_obj {
 	struct bench_usdt *ad;		/* attach data mode's skeleton */
 	struct bench_usdt_noad *noad;	/* the spec-map modes' */
+	struct bench_usdt_old *old_ad;	/* the same with usdt.bpf.h before */
+	struct bench_usdt_old_noad *old_noad;	/* its register-read patch */
 	struct bpf_program *prog;	/* usdt_args */
 	struct bpf_map *ip_map;		/* libbpf's IP-to-spec-id map */
 	__u64 *hits, *sums, *errors;	/* the program's counters (.bss) */
@@ -34,6 +36,15 @@ struct usdt_obj {
  * but libbpf did not choose it.
  */
 void usdt_open(struct usdt_obj *o, int mode, int specs);
+/* The same, with the program built against usdt.bpf.h as it was before the
+ * series' register-read patch (the fetch benchmark's "before").
+ */
+void usdt_open_old(struct usdt_obj *o, int mode);
 void usdt_close(struct usdt_obj *o);
+
+/* bench_usdt.c's probes: bench:argsK, K = usdt_nargs[i]; fire probe K N times */
+#define USDT_NK 4
+extern const int usdt_nargs[USDT_NK];
+void usdt_fire(int k, int n);
 
 #endif

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Why bpf_usdt_arg() cannot read a register argument as cheaply as BCC's
+ * generated code: BCC's code knows at compile time that the argument is in
+ * %rdi and loads ctx->di; libbpf's one program serves every site, and learns
+ * the register from the site's spec at run time.  The verifier accepts a
+ * load from the context only at a constant offset, so a register picked at
+ * run time costs a switch over the registers (usdt.bpf.h's __bpf_usdt_reg())
+ * or, before the series' register-read patch, a helper call.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/usdt.bpf.h>
+#include <progs/bpf_misc.h>
+
+/* a spec's reg_off, known only at run time: %rdi's */
+volatile int reg_off = 14 * 8;
+
+SEC("usdt")
+__description("register at an offset known at run time: rejected")
+__failure __msg("variable ctx access var_off=(0x0; 0xf8) disallowed")
+int reg_at_run_time_offset(struct pt_regs *ctx)
+{
+	unsigned int off = reg_off & 0xf8;
+
+	return *(unsigned long *)((void *)ctx + off);
+}
+
+SEC("usdt")
+__description("register through usdt.bpf.h's switch: accepted")
+__success
+int reg_through_switch(struct pt_regs *ctx)
+{
+	unsigned long v = 0;
+
+	/* a short, as struct __bpf_usdt_arg_spec's reg_off */
+	return __bpf_usdt_reg(ctx, (short)reg_off, &v) ?: v == 1;
+}
+
+char _license[] SEC("license") = "GPL";

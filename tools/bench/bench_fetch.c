@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/* fetch: USDT argument fetch, per hit and per argument, on bench_usdt.c's
+ * bench:argsK probes (K = 1, 3, 6, 12: K register arguments up to 6, then
+ * 6 registers and 6 stack slots), every variant in the same run:
+ *
+ *   empty          a program that reads no argument (progs/bench_usdt_floor.c)
+ *   floor          programs that read probe K's arguments as BCC's generated
+ *                  code would: registers straight from the context, each
+ *                  stack slot with one bpf_probe_read_user()
+ *   before, MODE   progs/bench_usdt.c (bpf_usdt_arg() for every argument)
+ *                  built against usdt.bpf.h as it was before the series'
+ *                  register-read patch, in libbpf's three modes
+ *   MODE           the same program with today's usdt.bpf.h
+ *
+ * Each (repetition, variant) runs in a child process of its own (libbpf
+ * picks the USDT mode once per process), variants in a rotating order, and
+ * times ROUNDS x CALLS calls of every probe, interleaved by K.  The report
+ * gives the cost per hit, and per argument: a register argument's from the
+ * 6-argument probe ((hit - empty) / 6), a stack argument's from the
+ * 12-argument one minus the 6-argument one, each with its ratio to the
+ * floor's.
+ *
+ *   bench fetch [-p REPS] [-n CALLS] [-r ROUNDS] [-o CSV] [-l LABEL] [-u UNIT]
+ */
+#include <errno.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "bench.h"
+#include "usdt_modes.h"
+#include "bench_usdt_floor.skel.h"
+
+enum { V_EMPTY, V_FLOOR, V_OLD_AD, V_OLD_ARRAY, V_OLD_IP, V_AD, V_ARRAY, V_IP, NV };
+static const char *const variants[NV] = {
+	"empty", "floor", "before, attach data", "before, cookie+ARRAY", "before, IP+HASH",
+	"attach data", "cookie+ARRAY", "IP+HASH",
+};
+
+/* empty and floor: one skeleton, a program per probe */
+static void run_floor(int v, struct bpf_link **links, struct bench_usdt_floor **skel)
+{
+	struct bpf_program *floor[USDT_NK];
+	char name[16];
+	int i;
+
+	*skel = bench_usdt_floor__open_and_load();
+	if (!*skel)
+		bench_die("load failed");
+	floor[0] = (*skel)->progs.floor1;
+	floor[1] = (*skel)->progs.floor3;
+	floor[2] = (*skel)->progs.floor6;
+	floor[3] = (*skel)->progs.floor12;
+	for (i = 0; i < USDT_NK; i++) {
+		snprintf(name, sizeof(name), "args%d", usdt_nargs[i]);
+		links[i] = bpf_program__attach_usdt(v == V_EMPTY ? (*skel)->progs.empty : floor[i],
+						    0, "/proc/self/exe", "bench", name, NULL);
+		if (!links[i])
+			bench_die("attach %s: %s", name, strerror(errno));
+	}
+}
+
+/* Every hit ran the program, which read the right arguments. */
+static void check(int v, const __u64 *hits, const __u64 *sums, __u64 errors, __u64 want)
+{
+	__u64 k, total = 0;
+	int i;
+
+	for (i = 0; i < USDT_NK; i++) {
+		k = usdt_nargs[i];
+		total += want;
+		if (v == V_EMPTY)
+			continue;
+		if (hits[k] != want || sums[k] != want * k * (k + 1) / 2 || errors)
+			bench_die("%s, %llu args: %llu hits (want %llu), sum %llu, %llu errors",
+				  variants[v], k, (unsigned long long)hits[k],
+				  (unsigned long long)want, (unsigned long long)sums[k],
+				  (unsigned long long)errors);
+	}
+	if (v == V_EMPTY && hits[0] != total)
+		bench_die("empty: %llu hits, want %llu", (unsigned long long)hits[0],
+			  (unsigned long long)total);
+}
+
+static void child(int v, int item)
+{
+	struct bench_usdt_floor *skel = NULL;
+	struct bpf_link *links[USDT_NK] = {};
+	int mode = (v - V_OLD_AD) % NMODE, r, i, j;
+	struct usdt_obj o = {};
+	char name[16];
+	__u64 t0;
+
+	if (v <= V_FLOOR) {
+		run_floor(v, links, &skel);
+	} else {
+		if (v >= V_AD)
+			usdt_open(&o, mode, 0);
+		else
+			usdt_open_old(&o, mode);
+		for (i = 0; i < USDT_NK; i++) {
+			snprintf(name, sizeof(name), "args%d", usdt_nargs[i]);
+			links[i] = bpf_program__attach_usdt(o.prog, 0, "/proc/self/exe", "bench",
+							    name, NULL);
+			if (!links[i])
+				bench_die("attach %s: %s", name, strerror(errno));
+		}
+	}
+	for (i = 0; i < USDT_NK; i++)
+		usdt_fire(usdt_nargs[i], 1);	/* warm up */
+
+	for (r = 0; r < env.rounds; r++) {
+		for (i = 0; i < USDT_NK; i++) {
+			j = bench_rotate(i, r, USDT_NK);
+			t0 = now_ns();
+			usdt_fire(usdt_nargs[j], env.calls);
+			bench_sample(v, j, (double)(now_ns() - t0) / env.calls);
+		}
+	}
+
+	if (skel)
+		check(v, skel->bss->hits, skel->bss->sums, skel->bss->errors,
+		      (__u64)env.rounds * env.calls + 1);
+	else
+		check(v, o.hits, o.sums, *o.errors, (__u64)env.rounds * env.calls + 1);
+	for (i = 0; i < USDT_NK; i++)
+		bpf_link__destroy(links[i]);
+	bench_usdt_floor__destroy(skel);
+	usdt_close(&o);
+}
+
+static double med(int v, int i)
+{
+	struct bench_stat s = bench_stat(v, i);
+
+	if (s.n != env.reps * env.rounds)
+		bench_die("%d samples for %s, want %d", s.n, variants[v], env.reps * env.rounds);
+	return s.med;
+}
+
+static void report(void)
+{
+	double reg[NV], mem[NV], e6, e12;
+	int v, i;
+
+	bench_heading("USDT argument fetch");
+	printf("%d processes x %d rounds x %d calls per variant, variants interleaved; %s per\n"
+	       "hit, median; \"before\": usdt.bpf.h before the register-read patch\n\n",
+	       env.reps, env.rounds, env.calls, env.unit);
+	bench_md_head("<variant", "1 arg", "3 args", "6 args", "12 args", NULL);
+	bench_csv("variant,args,unit,median,min,max\n");
+	for (v = 0; v < NV; v++) {
+		printf("| %s |", variants[v]);
+		for (i = 0; i < USDT_NK; i++) {
+			struct bench_stat s = bench_stat(v, i);
+
+			printf(" %.1f |", med(v, i));
+			bench_csv("%s,%d,%s,%.2f,%.2f,%.2f\n", variants[v], usdt_nargs[i],
+				  env.unit, s.med, s.min, s.max);
+		}
+		printf("\n");
+	}
+
+	/* per argument, net of the empty program */
+	e6 = med(V_EMPTY, 2);
+	e12 = med(V_EMPTY, 3);
+	for (v = V_FLOOR; v < NV; v++) {
+		reg[v] = (med(v, 2) - e6) / 6;
+		mem[v] = (med(v, 3) - e12 - (med(v, 2) - e6)) / 6;
+	}
+	printf("\nPer argument, %s, net of the empty program: a register argument's\n"
+	       "cost from the 6-argument probe, a stack argument's from the 12-argument\n"
+	       "one minus the 6-argument one; ratios to the floor's; the 12-argument hit\n"
+	       "against the same mode before\n\n", env.unit);
+	bench_md_head("<variant", "per register arg", "ratio to floor", "per stack arg",
+		      "ratio to floor", "12-arg hit vs before", NULL);
+	for (v = V_FLOOR; v < NV; v++) {
+		printf("| %s | %.1f | %.2f | %.1f | %.2f |", variants[v], reg[v],
+		       reg[v] / reg[V_FLOOR], mem[v], mem[v] / mem[V_FLOOR]);
+		if (v >= V_AD)
+			printf(" %.2f |\n", med(v, 3) / med(v - NMODE, 3));
+		else
+			printf(" |\n");
+		bench_csv("%s,per_arg,%s,reg %.2f,mem %.2f,\n", variants[v], env.unit, reg[v],
+			  mem[v]);
+	}
+}
+
+const struct bench bench_fetch = {
+	.name = "fetch",
+	.doc = "USDT argument fetch: per hit and per argument, libbpf before/after, floor",
+	.opts = "pnrolu",
+	.calls = 2000,
+	.rounds = 3,
+	.reps = 3,
+	.max_reps = 16,
+	.max_rounds = 16,
+	.variants = variants,
+	.nvariants = NV,
+	.child = child,
+	.report = report,
+};
