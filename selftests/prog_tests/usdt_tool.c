@@ -560,6 +560,29 @@ out:
 	       "-c", "dynamic_shared_memory_type=mmap", "postgres"
 #define PG_SQL "create table t (x int);\ninsert into t values (1);\ncheckpoint;\n"
 
+/* The tool's hit lines in @out ("PID TID COMM PROBE ARGS"), without the
+ * PID and TID columns, in a buffer of their own.
+ */
+static const char *hit_lines(const char *out)
+{
+	static char bufs[2][OUT_MAX];
+	static int n;
+	char *buf = bufs[n++ % 2], *copy = strdup(out), *line, *save = NULL;
+	unsigned int pid, tid;
+	int off;
+
+	buf[0] = '\0';
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%u %u %n", &pid, &tid, &off) == 2 && strstr(line, " postgresql:") &&
+		    strlen(buf) + strlen(line + off) + 2 < OUT_MAX) {
+			strcat(buf, line + off);
+			strcat(buf, "\n");
+		}
+	}
+	free(copy);
+	return buf;
+}
+
 static bool pg_fresh_data(void)
 {
 	return ASSERT_OK(system("rm -rf " PG_DIR " && mkdir -m 755 " PG_DIR " && "
@@ -570,6 +593,7 @@ static void subtest_postgres(void)
 {
 	struct run *one = calloc(1, sizeof(*one)), *per = calloc(1, sizeof(*per));
 	struct run *args = calloc(1, sizeof(*args));
+	struct run *args_per = calloc(1, sizeof(*args_per));
 	int probes, sites, n = 0, wrote, added, removed, recycled;
 	const char *p, *log;
 	char want[256];
@@ -585,9 +609,18 @@ static void subtest_postgres(void)
 	if (!pg_fresh_data())
 		goto out;
 	run_tool(args, PG_SQL, TOOL_ARGV(PG_BIN, "checkpoint__done", "buffer__sync__done", PG_CMD));
-	if (!ASSERT_EQ(one->status, 0, "exit") || !ASSERT_EQ(per->status, 0, "exit_per_probe") ||
-	    !ASSERT_EQ(args->status, 0, "exit_args"))
+	if (!pg_fresh_data())
 		goto out;
+	run_tool(args_per, PG_SQL, TOOL_ARGV("--link-per-probe", PG_BIN, "checkpoint__done",
+					     "buffer__sync__done", PG_CMD));
+	if (!ASSERT_EQ(one->status, 0, "exit") || !ASSERT_EQ(per->status, 0, "exit_per_probe") ||
+	    !ASSERT_EQ(args->status, 0, "exit_args") ||
+	    !ASSERT_EQ(args_per->status, 0, "exit_args_per_probe"))
+		goto out;
+	/* the same hits with the same decoded arguments, PIDs aside */
+	if (!ASSERT_STREQ(hit_lines(args->out), hit_lines(args_per->out), "args_per_probe"))
+		printf("%s: one link:\n%s\nlink per probe:\n%s\n", __func__, args->out,
+		       args_per->out);
 	snprintf(want, sizeof(want), "usdt: %d probes (%d sites) of %s, ", probes, sites, PG_BIN);
 	ASSERT_OK_PTR(strstr(one->err, want), "all_probes");
 	check_mode(one->err, false, 1);
@@ -625,6 +658,7 @@ out:
 	free(one);
 	free(per);
 	free(args);
+	free(args_per);
 }
 
 void test_usdt_tool(void)
