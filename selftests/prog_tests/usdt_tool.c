@@ -573,7 +573,8 @@ static const char *hit_lines(const char *out)
 
 	buf[0] = '\0';
 	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (sscanf(line, "%u %u %n", &pid, &tid, &off) == 2 && strstr(line, " postgresql:") &&
+		if (sscanf(line, "%u %u %n", &pid, &tid, &off) == 2 &&
+		    strstr(line, " postgresql:") &&
 		    strlen(buf) + strlen(line + off) + 2 < OUT_MAX) {
 			strcat(buf, line + off);
 			strcat(buf, "\n");
