@@ -8,7 +8,8 @@
  * probe attaches, and each hit's arguments are that process's: from the
  * executable, from the right one of two files' statics of the same name,
  * from the library, at two sites of one probe with the same argument
- * string.  In the mode this kernel gives, and with cookie + ARRAY.
+ * string.  In the mode this kernel gives, with cookie + ARRAY, and with
+ * bpf_usdt_arg() inlined.
  */
 #include <sys/wait.h>
 #include "test_progs.h"
@@ -22,9 +23,11 @@
 #define USDT_RIP_REC { int pid; int probe; int arg_cnt; int err; long args[4]; }
 struct rec USDT_RIP_REC;
 struct rec_no_attach_data USDT_RIP_REC;
+struct rec_inline USDT_RIP_REC;
 
 #include "usdt_rip.skel.h"
 #include "usdt_rip_cookie.skel.h"
+#include "usdt_rip_inline.skel.h"
 
 /* Start PROCS copies of @exe, each waiting for a byte on stdin; then let
  * them all fire and wait for them.  Returns how many exited with 0.
@@ -120,26 +123,38 @@ out:
 		bpf_link__destroy(links[i]);
 }
 
-/* @variant's programs traced by usdt_rip's program, or, with
- * @no_attach_data, by usdt_rip_cookie's (cookie + ARRAY even where attach
- * data exists).
+enum build { AD, NO_ATTACH_DATA, INLINE };
+
+/* @variant's programs traced by usdt_rip's program, as is, or built with
+ * BPF_USDT_NO_ATTACH_DATA (cookie + ARRAY even where attach data exists),
+ * or with BPF_USDT_ARG_INLINE (bpf_usdt_arg() inlined).
  */
-static void subtest(const char *variant, bool no_attach_data)
+static void subtest(const char *variant, enum build build)
 {
+	struct usdt_rip_inline *skel_i = NULL;
 	struct usdt_rip_cookie *skel_c = NULL;
 	struct usdt_rip *skel = NULL;
 
-	if (no_attach_data) {
+	switch (build) {
+	case NO_ATTACH_DATA:
 		skel_c = usdt_rip_cookie__open_and_load();
 		if (ASSERT_OK_PTR(skel_c, "skel_open_and_load"))
 			run_variant(skel_c->progs.hit, (const void *)skel_c->bss->recs,
 				    &skel_c->bss->rec_cnt, variant, true);
-	} else {
+		break;
+	case INLINE:
+		skel_i = usdt_rip_inline__open_and_load();
+		if (ASSERT_OK_PTR(skel_i, "skel_open_and_load"))
+			run_variant(skel_i->progs.hit, (const void *)skel_i->bss->recs,
+				    &skel_i->bss->rec_cnt, variant, false);
+		break;
+	default:
 		skel = usdt_rip__open_and_load();
 		if (ASSERT_OK_PTR(skel, "skel_open_and_load"))
 			run_variant(skel->progs.hit, (const void *)skel->bss->recs,
 				    &skel->bss->rec_cnt, variant, false);
 	}
+	usdt_rip_inline__destroy(skel_i);
 	usdt_rip_cookie__destroy(skel_c);
 	usdt_rip__destroy(skel);
 }
@@ -178,13 +193,17 @@ out:
 void test_usdt_rip(void)
 {
 	if (test__start_subtest("gcc"))
-		subtest("gcc", false);
+		subtest("gcc", AD);
 	if (test__start_subtest("clang"))
-		subtest("clang", false);
+		subtest("clang", AD);
 	if (test__start_subtest("gcc_no_attach_data"))
-		subtest("gcc", true);
+		subtest("gcc", NO_ATTACH_DATA);
 	if (test__start_subtest("clang_no_attach_data"))
-		subtest("clang", true);
+		subtest("clang", NO_ATTACH_DATA);
+	if (test__start_subtest("gcc_inline"))
+		subtest("gcc", INLINE);
+	if (test__start_subtest("clang_inline"))
+		subtest("clang", INLINE);
 	if (test__start_subtest("stripped_symbol_missing"))
 		subtest_stripped();
 }

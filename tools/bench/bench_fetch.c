@@ -11,6 +11,7 @@
  *                  built against usdt.bpf.h as it was before the series'
  *                  register-read patch, in libbpf's three modes
  *   MODE           the same program with today's usdt.bpf.h
+ *   inlined        and built with BPF_USDT_ARG_INLINE, in attach data mode
  *
  * Each (repetition, variant) runs in a child process of its own (libbpf
  * picks the USDT mode once per process), variants in a rotating order, and
@@ -29,10 +30,11 @@
 #include "usdt_modes.h"
 #include "bench_usdt_floor.skel.h"
 
-enum { V_EMPTY, V_FLOOR, V_OLD_AD, V_OLD_ARRAY, V_OLD_IP, V_AD, V_ARRAY, V_IP, NV };
+enum { V_EMPTY, V_FLOOR, V_OLD_AD, V_OLD_ARRAY, V_OLD_IP, V_AD, V_ARRAY, V_IP, V_INLINE,
+       NV };
 static const char *const variants[NV] = {
 	"empty", "floor", "before, attach data", "before, cookie+ARRAY", "before, IP+HASH",
-	"attach data", "cookie+ARRAY", "IP+HASH",
+	"attach data", "cookie+ARRAY", "IP+HASH", "attach data, inlined",
 };
 
 /* empty and floor: one skeleton, a program per probe */
@@ -92,7 +94,9 @@ static void child(int v, int item)
 	if (v <= V_FLOOR) {
 		run_floor(v, links, &skel);
 	} else {
-		if (v >= V_AD)
+		if (v == V_INLINE)
+			usdt_open_inline(&o);
+		else if (v >= V_AD)
 			usdt_open(&o, mode, 0);
 		else
 			usdt_open_old(&o, mode);
@@ -176,7 +180,8 @@ static void report(void)
 		printf("| %s | %.1f | %.2f | %.1f | %.2f |", variants[v], reg[v],
 		       reg[v] / reg[V_FLOOR], mem[v], mem[v] / mem[V_FLOOR]);
 		if (v >= V_AD)
-			printf(" %.2f |\n", med(v, 3) / med(v - NMODE, 3));
+			printf(" %.2f |\n",
+			       med(v, 3) / med(v == V_INLINE ? V_OLD_AD : v - NMODE, 3));
 		else
 			printf(" |\n");
 		bench_csv("%s,per_arg,%s,reg %.2f,mem %.2f,\n", variants[v], env.unit, reg[v],

@@ -11,6 +11,7 @@
 #include "bench_usdt_noad.skel.h"
 #include "bench_usdt_old.skel.h"
 #include "bench_usdt_old_noad.skel.h"
+#include "bench_usdt_inline.skel.h"
 
 const char *const usdt_modes[NMODE] = { "attach data", "cookie+ARRAY", "IP+HASH" };
 
@@ -57,7 +58,8 @@ void usdt_open(struct usdt_obj *o, int mode, int specs)
 		return;
 	}
 	o->noad = bench_usdt_noad__open();
-	if (!o->noad || (specs > 0 && bpf_map__set_max_entries(o->noad->maps.__bpf_usdt_specs, specs)) ||
+	if (!o->noad ||
+	    (specs > 0 && bpf_map__set_max_entries(o->noad->maps.__bpf_usdt_specs, specs)) ||
 	    bench_usdt_noad__load(o->noad))
 		bench_die("load failed");
 	o->prog = o->noad->progs.usdt_args;
@@ -95,11 +97,24 @@ void usdt_open_old(struct usdt_obj *o, int mode)
 	USDT_OBJ_FILL(o, o->old_noad);
 }
 
+void usdt_open_inline(struct usdt_obj *o)
+{
+	*o = (struct usdt_obj){};
+	hide_cookies = 0;
+	o->inl = bench_usdt_inline__open_and_load();
+	if (!o->inl)
+		bench_die("load failed");
+	USDT_OBJ_FILL(o, o->inl);
+	if (!bpf_program__attach_data_type(o->prog))
+		bench_die("attach data mode, but libbpf did not choose it");
+}
+
 void usdt_close(struct usdt_obj *o)
 {
 	bench_usdt__destroy(o->ad);
 	bench_usdt_noad__destroy(o->noad);
 	bench_usdt_old__destroy(o->old_ad);
 	bench_usdt_old_noad__destroy(o->old_noad);
+	bench_usdt_inline__destroy(o->inl);
 	*o = (struct usdt_obj){};
 }

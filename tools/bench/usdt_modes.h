@@ -26,6 +26,7 @@ struct usdt_obj {
 	struct bench_usdt_noad *noad;	/* the spec-map modes' */
 	struct bench_usdt_old *old_ad;	/* the same with usdt.bpf.h before */
 	struct bench_usdt_old_noad *old_noad;	/* its register-read patch */
+	struct bench_usdt_inline *inl;	/* attach data, bpf_usdt_arg() inlined */
 	struct bpf_program *prog;	/* usdt_args */
 	struct bpf_map *ip_map;		/* libbpf's IP-to-spec-id map */
 	__u64 *hits, *sums, *errors;	/* the program's counters (.bss) */
@@ -40,6 +41,8 @@ void usdt_open(struct usdt_obj *o, int mode, int specs);
  * series' register-read patch (the fetch benchmark's "before").
  */
 void usdt_open_old(struct usdt_obj *o, int mode);
+/* Attach data mode, the program built with BPF_USDT_ARG_INLINE. */
+void usdt_open_inline(struct usdt_obj *o);
 void usdt_close(struct usdt_obj *o);
 
 /* bench_usdt.c's probes: bench:argsK, K = usdt_nargs[i]; fire probe K N times */
