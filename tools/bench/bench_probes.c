@@ -13,6 +13,7 @@
  *
  *   bench probes [-p REPS] [-o CSV] [-l LABEL] BINARY
  */
+#define _GNU_SOURCE	/* asprintf() */
 #include <dirent.h>
 #include <errno.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "bench.h"
 #include "usdt_modes.h"
 #include "memcg.h"
+#include "usdt_probes.h"
 
 enum { V_AD_ONE, V_AD_PER, V_ARRAY_ONE, V_ARRAY_PER, NV };
 static const char *const variants[NV] = {
@@ -29,32 +31,25 @@ static const char *const variants[NV] = {
 };
 enum { F_ATTACH, F_DETACH, F_TOTAL, F_FDS, F_MEMCG, F_SLAB, NF };
 
-static char **names;	/* "provider:name" of each probe, in note order */
+static struct usdt_probes probes;
+static char **names;	/* "provider:name" of each probe */
 static int probe_cnt, site_cnt;
-
-static int add_site(const struct bpf_usdt_probe_info *p, void *ctx)
-{
-	char buf[256];
-	int i;
-
-	snprintf(buf, sizeof(buf), "%s:%s", p->provider, p->name);
-	site_cnt++;
-	for (i = probe_cnt - 1; i >= 0; i--)
-		if (!strcmp(names[i], buf))
-			return 0;
-	names = realloc(names, (probe_cnt + 1) * sizeof(*names));
-	if (!names || !(names[probe_cnt] = strdup(buf)))
-		bench_die("out of memory");
-	probe_cnt++;
-	return 0;
-}
 
 static void validate(void)
 {
-	int err = libbpf_usdt_probes_foreach(env.args[0], add_site, NULL);
+	int i, err = usdt_probes_read(env.args[0], &probes);
 
 	if (err)
 		bench_die("%s: no USDT probes: %s", env.args[0], strerror(-err));
+	probe_cnt = probes.cnt;
+	site_cnt = probes.sites;
+	names = calloc(probe_cnt, sizeof(*names));
+	for (i = 0; i < probe_cnt && names; i++) {
+		if (asprintf(&names[i], "%s:%s", probes.v[i].provider, probes.v[i].name) < 0)
+			bench_die("out of memory");
+	}
+	if (!names)
+		bench_die("out of memory");
 }
 
 static int count_fds(void)

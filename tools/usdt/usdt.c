@@ -18,6 +18,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "usdt.h"
+#include "usdt_probes.h"
 #include "usdt.skel.h"
 #include "usdt_noad.skel.h"
 
@@ -80,14 +81,6 @@ static const char usage_text[] =
 "    one ended it); 1 on bad input or a failed attach, with a message; 2 on\n"
 "    bad usage.\n";
 
-struct probe {
-	char *provider;
-	char *name;
-	char *spec;		/* the first site's argument spec */
-	int sites;
-	bool sema;
-};
-
 static struct {
 	bool list, count, verbose, link_per_probe, cookie_mode;
 	int interval, duration;
@@ -95,9 +88,8 @@ static struct {
 	__u32 str_mask;
 } env = { .pid = -1 };
 
-static struct probe *probes;	/* the binary's, in note order */
-static int probe_cnt;
-static struct probe **traced;	/* the ones traced, by index in the BPF program */
+static struct usdt_probes probes;	/* the binary's */
+static struct usdt_probe **traced;	/* the ones traced, by index in the BPF program */
 static int traced_cnt;
 static volatile sig_atomic_t exiting;
 static unsigned long long bad_probe;	/* events whose index is past the table */
@@ -229,34 +221,7 @@ static int list_pid(pid_t pid)
 	return 0;
 }
 
-static int add_site(const struct bpf_usdt_probe_info *p, void *ctx)
-{
-	struct probe *pr;
-	int i;
-
-	for (i = probe_cnt - 1; i >= 0; i--) {
-		if (!strcmp(probes[i].name, p->name) && !strcmp(probes[i].provider, p->provider))
-			break;
-	}
-	if (i < 0) {
-		probes = realloc(probes, (probe_cnt + 1) * sizeof(*probes));
-		if (!probes)
-			die("out of memory");
-		pr = &probes[probe_cnt++];
-		pr->provider = strdup(p->provider);
-		pr->name = strdup(p->name);
-		pr->spec = strdup(p->args);
-		pr->sites = 0;
-		pr->sema = false;
-	} else {
-		pr = &probes[i];
-	}
-	pr->sites++;
-	pr->sema |= p->sema_addr != 0;
-	return 0;
-}
-
-static bool probe_matches(const struct probe *p, const char *pat)
+static bool probe_matches(const struct usdt_probe *p, const char *pat)
 {
 	const char *colon = strchr(pat, ':');
 	char prov[256];
@@ -274,20 +239,20 @@ static void select_probes(const char *path, char **pats, int pat_cnt)
 	int i, j, err;
 	bool hit;
 
-	err = libbpf_usdt_probes_foreach(path, add_site, NULL);
+	err = usdt_probes_read(path, &probes);
 	if (err)
 		die("%s: cannot read USDT notes: %s", path, strerror(-err));
-	traced = calloc(probe_cnt, sizeof(*traced));
+	traced = calloc(probes.cnt, sizeof(*traced));
 	if (!used || !traced)
 		die("out of memory");
-	for (i = 0; i < probe_cnt; i++) {
+	for (i = 0; i < probes.cnt; i++) {
 		hit = false;
 		for (j = 0; j < pat_cnt; j++) {
-			if (probe_matches(&probes[i], pats[j]))
+			if (probe_matches(&probes.v[i], pats[j]))
 				hit = used[j] = true;
 		}
 		if (hit)
-			traced[traced_cnt++] = &probes[i];
+			traced[traced_cnt++] = &probes.v[i];
 	}
 	for (j = 0; j < pat_cnt; j++) {
 		if (!used[j])
@@ -318,7 +283,7 @@ static double now(void)
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct usdt_event *e = data;
-	const struct probe *p;
+	const struct usdt_probe *p;
 	int i;
 
 	if (e->probe >= traced_cnt) {
