@@ -555,9 +555,14 @@ out:
  */
 #define PG_BIN "/usr/lib/postgresql/15/bin/postgres"
 #define PG_DIR "/tmp/usdt_tool_pg"
-#define PG_CMD "--", "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", \
-	       PG_BIN, "--single", "-D", PG_DIR "/data", "-B", "1000", \
-	       "-c", "dynamic_shared_memory_type=mmap", "postgres"
+/* postgres's stdout (its "backend>" prompts and results) to /dev/null, so
+ * that the tool's stdout holds only its own lines; its log stays on stderr.
+ * sh and setpriv exec it: the PID the tool traces is postgres's.
+ */
+#define PG_CMD "--", "/bin/sh", "-c", \
+	       "exec /usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups " PG_BIN \
+	       " --single -D " PG_DIR "/data -B 1000 -c dynamic_shared_memory_type=mmap " \
+	       "postgres >/dev/null"
 #define PG_SQL "create table t (x int);\ninsert into t values (1);\ncheckpoint;\n"
 
 /* The tool's hit lines in @out ("PID TID COMM PROBE ARGS"), without the

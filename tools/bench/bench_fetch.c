@@ -16,9 +16,9 @@
  * Each (repetition, variant) runs in a child process of its own (libbpf
  * picks the USDT mode once per process), variants in a rotating order, and
  * times ROUNDS x CALLS calls of every probe, interleaved by K.  The report
- * gives the cost per hit, and per argument: a register argument's from the
- * 6-argument probe ((hit - empty) / 6), a stack argument's from the
- * 12-argument one minus the 6-argument one, each with its ratio to the
+ * gives the cost per hit, and per argument, what one more costs: a
+ * register argument's from the 3- and 6-argument probes, a stack
+ * argument's from the 6- and 12-argument ones, each with its ratio to the
  * floor's.
  *
  *   bench fetch [-p REPS] [-n CALLS] [-r ROUNDS] [-o CSV] [-l LABEL] [-u UNIT]
@@ -142,7 +142,7 @@ static double med(int v, int i)
 
 static void report(void)
 {
-	double reg[NV], mem[NV], e6, e12;
+	double reg[NV], mem[NV];
 	int v, i;
 
 	bench_heading("USDT argument fetch");
@@ -163,17 +163,17 @@ static void report(void)
 		printf("\n");
 	}
 
-	/* per argument, net of the empty program */
-	e6 = med(V_EMPTY, 2);
-	e12 = med(V_EMPTY, 3);
+	/* per argument: what one more costs, so that what a hit pays once
+	 * (the probe, the program, a spec look-up for the count) is left out
+	 */
 	for (v = V_FLOOR; v < NV; v++) {
-		reg[v] = (med(v, 2) - e6) / 6;
-		mem[v] = (med(v, 3) - e12 - (med(v, 2) - e6)) / 6;
+		reg[v] = (med(v, 2) - med(v, 1)) / 3;
+		mem[v] = (med(v, 3) - med(v, 2)) / 6;
 	}
-	printf("\nPer argument, %s, net of the empty program: a register argument's\n"
-	       "cost from the 6-argument probe, a stack argument's from the 12-argument\n"
-	       "one minus the 6-argument one; ratios to the floor's; the 12-argument hit\n"
-	       "against the same mode before\n\n", env.unit);
+	printf("\nPer argument, %s: what one more costs, a register argument's from\n"
+	       "the 3- and 6-argument probes ((6 args - 3 args) / 3), a stack argument's\n"
+	       "from the 6- and 12-argument ones ((12 - 6) / 6); ratios to the floor's;\n"
+	       "the 12-argument hit against the same mode before\n\n", env.unit);
 	bench_md_head("<variant", "per register arg", "ratio to floor", "per stack arg",
 		      "ratio to floor", "12-arg hit vs before", NULL);
 	for (v = V_FLOOR; v < NV; v++) {
