@@ -7,11 +7,16 @@
  *   floor          programs that read probe K's arguments as BCC's generated
  *                  code would: registers straight from the context, each
  *                  stack slot with one bpf_probe_read_user()
- *   before, MODE   progs/bench_usdt.c (bpf_usdt_arg() for every argument)
- *                  built against usdt.bpf.h as it was before the series'
- *                  register-read patch, in libbpf's three modes
+ *   before, MODE   progs/bench_usdt.c's usdt_args (a loop calling
+ *                  bpf_usdt_arg() for every argument) built against
+ *                  usdt.bpf.h as it was before the series' register-read
+ *                  patch, in libbpf's three modes
  *   MODE           the same program with today's usdt.bpf.h
  *   inlined        and built with BPF_USDT_ARG_INLINE, in attach data mode
+ *   BPF_USDT ...   the same five, with bench_usdt.c's usdtK instead: a
+ *                  BPF_USDT() program per probe, written for its K arguments
+ *                  (before: a bpf_usdt_arg() call per argument; today: one
+ *                  bpf_usdt_args() call)
  *
  * Each (repetition, variant) runs in a child process of its own (libbpf
  * picks the USDT mode once per process), variants in a rotating order, and
@@ -19,23 +24,46 @@
  * gives the cost per hit, and per argument, what one more costs: a
  * register argument's from the 3- and 6-argument probes, a stack
  * argument's from the 6- and 12-argument ones, each with its ratio to the
- * floor's.
+ * floor's; and the size of the variant's largest program (usdt_args or
+ * usdt12): BPF instructions as loaded, instructions the verifier processed,
+ * and bytes of x86 the JIT emitted.
  *
  *   bench fetch [-p REPS] [-n CALLS] [-r ROUNDS] [-o CSV] [-l LABEL] [-u UNIT]
  */
 #include <errno.h>
 #include <string.h>
 #include <bpf/libbpf.h>
+#include <bpf/bpf.h>
 #include "bench.h"
 #include "usdt_modes.h"
 #include "bench_usdt_floor.skel.h"
 
 enum { V_EMPTY, V_FLOOR, V_OLD_AD, V_OLD_ARRAY, V_OLD_IP, V_AD, V_ARRAY, V_IP, V_INLINE,
-       NV };
+       V_M_OLD_AD, V_M_OLD_ARRAY, V_M_OLD_IP, V_M_AD, V_M_ARRAY, V_M_IP, V_M_INLINE, NV };
 static const char *const variants[NV] = {
 	"empty", "floor", "before, attach data", "before, cookie+ARRAY", "before, IP+HASH",
 	"attach data", "cookie+ARRAY", "IP+HASH", "attach data, inlined",
+	"BPF_USDT before, attach data", "BPF_USDT before, cookie+ARRAY",
+	"BPF_USDT before, IP+HASH", "BPF_USDT, attach data", "BPF_USDT, cookie+ARRAY",
+	"BPF_USDT, IP+HASH", "BPF_USDT, attach data, inlined",
 };
+/* The BPF_USDT variant of a bpf_usdt_arg() loop variant is this many after it. */
+#define V_M	(V_M_OLD_AD - V_OLD_AD)
+/* Columns of the samples past the argument counts': program sizes. */
+enum { C_XLATED = USDT_NK, C_VERIFIED, C_JITED };
+
+/* The size of @prog, as loaded, verified and JITed. */
+static void sample_size(int v, struct bpf_program *prog)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_prog_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+		bench_die("prog info: %s", strerror(errno));
+	bench_sample(v, C_XLATED, info.xlated_prog_len / 8.0);
+	bench_sample(v, C_VERIFIED, info.verified_insns);
+	bench_sample(v, C_JITED, info.jited_prog_len);
+}
 
 /* empty and floor: one skeleton, a program per probe */
 static void run_floor(int v, struct bpf_link **links, struct bench_usdt_floor **skel)
@@ -86,7 +114,9 @@ static void child(int v, int item)
 {
 	struct bench_usdt_floor *skel = NULL;
 	struct bpf_link *links[USDT_NK] = {};
-	int mode = (v - V_OLD_AD) % NMODE, r, i, j;
+	bool macro = v >= V_M_OLD_AD;
+	int base = macro ? v - V_M : v;	/* the bpf_usdt_arg() loop's */
+	int mode = (base - V_OLD_AD) % NMODE, r, i, j;
 	struct usdt_obj o = {};
 	char name[16];
 	__u64 t0;
@@ -94,19 +124,20 @@ static void child(int v, int item)
 	if (v <= V_FLOOR) {
 		run_floor(v, links, &skel);
 	} else {
-		if (v == V_INLINE)
+		if (base == V_INLINE)
 			usdt_open_inline(&o);
-		else if (v >= V_AD)
+		else if (base >= V_AD)
 			usdt_open(&o, mode, 0);
 		else
 			usdt_open_old(&o, mode);
 		for (i = 0; i < USDT_NK; i++) {
 			snprintf(name, sizeof(name), "args%d", usdt_nargs[i]);
-			links[i] = bpf_program__attach_usdt(o.prog, 0, "/proc/self/exe", "bench",
-							    name, NULL);
+			links[i] = bpf_program__attach_usdt(macro ? o.macro[i] : o.prog, 0,
+							    "/proc/self/exe", "bench", name, NULL);
 			if (!links[i])
 				bench_die("attach %s: %s", name, strerror(errno));
 		}
+		sample_size(v, macro ? o.macro[USDT_NK - 1] : o.prog);
 	}
 	for (i = 0; i < USDT_NK; i++)
 		usdt_fire(usdt_nargs[i], 1);	/* warm up */
@@ -137,6 +168,27 @@ static double med(int v, int i)
 
 	if (s.n != env.reps * env.rounds)
 		bench_die("%d samples for %s, want %d", s.n, variants[v], env.reps * env.rounds);
+	return s.med;
+}
+
+/* The same mode before the series' register-read patch (inlined: attach data) */
+static int before(int v)
+{
+	if (v == V_INLINE)
+		return V_OLD_AD;
+	if (v == V_M_INLINE)
+		return V_M_OLD_AD;
+	return v - NMODE;
+}
+
+/* A program's size: the same in every child of a variant */
+static double size(int v, int col)
+{
+	struct bench_stat s = bench_stat(v, col);
+
+	if (s.n != env.reps || s.min != s.max)
+		bench_die("%s: %d size samples, from %.0f to %.0f", variants[v], s.n, s.min,
+			  s.max);
 	return s.med;
 }
 
@@ -179,13 +231,23 @@ static void report(void)
 	for (v = V_FLOOR; v < NV; v++) {
 		printf("| %s | %.1f | %.2f | %.1f | %.2f |", variants[v], reg[v],
 		       reg[v] / reg[V_FLOOR], mem[v], mem[v] / mem[V_FLOOR]);
-		if (v >= V_AD)
-			printf(" %.2f |\n",
-			       med(v, 3) / med(v == V_INLINE ? V_OLD_AD : v - NMODE, 3));
+		if ((v >= V_AD && v <= V_INLINE) || v >= V_M_AD)
+			printf(" %.2f |\n", med(v, 3) / med(before(v), 3));
 		else
 			printf(" |\n");
 		bench_csv("%s,per_arg,%s,reg %.2f,mem %.2f,\n", variants[v], env.unit, reg[v],
 			  mem[v]);
+	}
+
+	printf("\nSize of the largest program (usdt_args, or BPF_USDT's usdt12), each run\n"
+	       "in the mode it ran in: BPF instructions as loaded, instructions the\n"
+	       "verifier processed, bytes the JIT emitted\n\n");
+	bench_md_head("<variant", "BPF insns", "verified insns", "JIT bytes", NULL);
+	for (v = V_OLD_AD; v < NV; v++) {
+		printf("| %s | %.0f | %.0f | %.0f |\n", variants[v], size(v, C_XLATED),
+		       size(v, C_VERIFIED), size(v, C_JITED));
+		bench_csv("%s,size,insns %.0f,verified %.0f,jited %.0f,\n", variants[v],
+			  size(v, C_XLATED), size(v, C_VERIFIED), size(v, C_JITED));
 	}
 }
 

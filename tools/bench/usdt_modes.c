@@ -40,6 +40,19 @@ long __wrap_syscall(long nr, long a1, long a2, long a3, long a4, long a5, long a
 	return __real_syscall(nr, a1, a2, a3, a4, a5, a6);
 }
 
+/* Fill @o from skeleton @s, whatever its type. */
+#define USDT_OBJ_FILL(o, s) do {					\
+	(o)->prog = (s)->progs.usdt_args;				\
+	(o)->macro[0] = (s)->progs.usdt1;				\
+	(o)->macro[1] = (s)->progs.usdt3;				\
+	(o)->macro[2] = (s)->progs.usdt6;				\
+	(o)->macro[3] = (s)->progs.usdt12;				\
+	(o)->ip_map = (s)->maps.__bpf_usdt_ip_to_spec_id;		\
+	(o)->hits = (s)->bss->hits;					\
+	(o)->sums = (s)->bss->sums;					\
+	(o)->errors = &(s)->bss->errors;				\
+} while (0)
+
 void usdt_open(struct usdt_obj *o, int mode, int specs)
 {
 	*o = (struct usdt_obj){};
@@ -48,11 +61,7 @@ void usdt_open(struct usdt_obj *o, int mode, int specs)
 		o->ad = bench_usdt__open_and_load();
 		if (!o->ad)
 			bench_die("load failed");
-		o->prog = o->ad->progs.usdt_args;
-		o->ip_map = o->ad->maps.__bpf_usdt_ip_to_spec_id;
-		o->hits = o->ad->bss->hits;
-		o->sums = o->ad->bss->sums;
-		o->errors = &o->ad->bss->errors;
+		USDT_OBJ_FILL(o, o->ad);
 		if (!bpf_program__attach_data_type(o->prog))
 			bench_die("attach data mode, but libbpf did not choose it");
 		return;
@@ -62,21 +71,8 @@ void usdt_open(struct usdt_obj *o, int mode, int specs)
 	    (specs > 0 && bpf_map__set_max_entries(o->noad->maps.__bpf_usdt_specs, specs)) ||
 	    bench_usdt_noad__load(o->noad))
 		bench_die("load failed");
-	o->prog = o->noad->progs.usdt_args;
-	o->ip_map = o->noad->maps.__bpf_usdt_ip_to_spec_id;
-	o->hits = o->noad->bss->hits;
-	o->sums = o->noad->bss->sums;
-	o->errors = &o->noad->bss->errors;
+	USDT_OBJ_FILL(o, o->noad);
 }
-
-/* Fill @o from skeleton @s, whatever its type. */
-#define USDT_OBJ_FILL(o, s) do {					\
-	(o)->prog = (s)->progs.usdt_args;				\
-	(o)->ip_map = (s)->maps.__bpf_usdt_ip_to_spec_id;		\
-	(o)->hits = (s)->bss->hits;					\
-	(o)->sums = (s)->bss->sums;					\
-	(o)->errors = &(s)->bss->errors;				\
-} while (0)
 
 void usdt_open_old(struct usdt_obj *o, int mode)
 {

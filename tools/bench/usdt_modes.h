@@ -19,6 +19,7 @@
 #include <linux/types.h>
 
 enum { M_AD, M_ARRAY, M_IP, NMODE };
+#define USDT_NK 4
 extern const char *const usdt_modes[NMODE];
 
 struct usdt_obj {
@@ -28,6 +29,7 @@ struct usdt_obj {
 	struct bench_usdt_old_noad *old_noad;	/* its register-read patch */
 	struct bench_usdt_inline *inl;	/* attach data, bpf_usdt_arg() inlined */
 	struct bpf_program *prog;	/* usdt_args */
+	struct bpf_program *macro[USDT_NK];	/* usdtK, K = usdt_nargs[] (BPF_USDT()) */
 	struct bpf_map *ip_map;		/* libbpf's IP-to-spec-id map */
 	__u64 *hits, *sums, *errors;	/* the program's counters (.bss) */
 };
@@ -46,7 +48,6 @@ void usdt_open_inline(struct usdt_obj *o);
 void usdt_close(struct usdt_obj *o);
 
 /* bench_usdt.c's probes: bench:argsK, K = usdt_nargs[i]; fire probe K N times */
-#define USDT_NK 4
 extern const int usdt_nargs[USDT_NK];
 void usdt_fire(int k, int n);
 

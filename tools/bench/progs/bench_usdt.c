@@ -4,6 +4,8 @@
  * as is (libbpf passes the specs as attach data when the kernel has it) and
  * with -DBPF_USDT_NO_ATTACH_DATA (spec map, by cookie or by IP).  sums[] and
  * hits[] by argument count let user space check what the program read.
+ * The fetch benchmark also attaches usdtK, a BPF_USDT() program per probe,
+ * as a program written for the probe's arguments reads them.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -34,6 +36,39 @@ int usdt_args(struct pt_regs *ctx)
 	}
 	hits[n]++;
 	sums[n] += sum;
+	return 0;
+}
+
+#define USDT_PROG(k, args...)						\
+SEC("usdt")								\
+int BPF_USDT(usdt##k, args)
+
+USDT_PROG(1, long a)
+{
+	hits[1]++;
+	sums[1] += a;
+	return 0;
+}
+
+USDT_PROG(3, long a, long b, long c)
+{
+	hits[3]++;
+	sums[3] += a + b + c;
+	return 0;
+}
+
+USDT_PROG(6, long a, long b, long c, long d, long e, long f)
+{
+	hits[6]++;
+	sums[6] += a + b + c + d + e + f;
+	return 0;
+}
+
+USDT_PROG(12, long a, long b, long c, long d, long e, long f, long g, long h, long i, long j,
+	  long k, long l)
+{
+	hits[12]++;
+	sums[12] += a + b + c + d + e + f + g + h + i + j + k + l;
 	return 0;
 }
 
