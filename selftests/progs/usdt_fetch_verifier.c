@@ -32,8 +32,19 @@ int reg_through_switch(struct pt_regs *ctx)
 {
 	unsigned long v = 0;
 
-	/* a short, as struct __bpf_usdt_arg_spec's reg_off */
-	return __bpf_usdt_reg(ctx, (short)reg_off, &v) ?: v == 1;
+	/* a short, as struct __bpf_usdt_arg_spec's reg_off; inline */
+	return __bpf_usdt_reg(ctx, (short)reg_off, &v, false) ?: v == 1;
+}
+
+SEC("usdt")
+__description("register through usdt.bpf.h's global function: accepted")
+__success
+int reg_through_call(struct pt_regs *ctx)
+{
+	unsigned long v = 0;
+
+	/* as bpf_usdt_arg() reads it, with __bpf_usdt_reg_val() */
+	return __bpf_usdt_reg(ctx, (short)reg_off, &v, true) ?: v == 1;
 }
 
 char _license[] SEC("license") = "GPL";
