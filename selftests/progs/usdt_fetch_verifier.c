@@ -25,15 +25,23 @@ int reg_at_run_time_offset(struct pt_regs *ctx)
 	return *(unsigned long *)((void *)ctx + off);
 }
 
+/* reg_off read as usdt.bpf.h reads a register argument's, a short as
+ * struct __bpf_usdt_arg_spec's reg_off: with the switch inline, or (@call)
+ * through __bpf_usdt_reg_val(), as bpf_usdt_arg() does
+ */
+static __always_inline int read_reg(struct pt_regs *ctx, bool call)
+{
+	unsigned long v = 0;
+
+	return __bpf_usdt_reg(ctx, (short)reg_off, &v, call) ?: v == 1;
+}
+
 SEC("usdt")
 __description("register through usdt.bpf.h's switch: accepted")
 __success
 int reg_through_switch(struct pt_regs *ctx)
 {
-	unsigned long v = 0;
-
-	/* a short, as struct __bpf_usdt_arg_spec's reg_off; inline */
-	return __bpf_usdt_reg(ctx, (short)reg_off, &v, false) ?: v == 1;
+	return read_reg(ctx, false);
 }
 
 SEC("usdt")
@@ -41,10 +49,7 @@ __description("register through usdt.bpf.h's global function: accepted")
 __success
 int reg_through_call(struct pt_regs *ctx)
 {
-	unsigned long v = 0;
-
-	/* as bpf_usdt_arg() reads it, with __bpf_usdt_reg_val() */
-	return __bpf_usdt_reg(ctx, (short)reg_off, &v, true) ?: v == 1;
+	return read_reg(ctx, true);
 }
 
 char _license[] SEC("license") = "GPL";
