@@ -11,6 +11,9 @@ TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD	:= $(TOP)/build
 KSRC	:= $(BUILD)/linux
 BZIMAGE	:= $(KSRC)/arch/x86/boot/bzImage
+# The fixes and usdt series alone (no attach data): a worktree at branch usdt
+# and what is built from it, for Debian's stock kernels.
+UBUILD	:= $(BUILD)/usdt
 CLANG	:= clang-19
 JOBS	?= $(shell nproc)
 V	?= 0
@@ -24,7 +27,7 @@ Q = @
 MAKEFLAGS += --no-print-directory
 endif
 
-.PHONY: help deps tree config kernel libbpf bpftool selftests usdt test run bench bench-save \
+.PHONY: help deps tree config kernel libbpf bpftool selftests selftests-usdt usdt test run bench bench-save \
 	regress regress-save vm-shell export tree-reset checkpatch clean
 
 help:
@@ -34,7 +37,8 @@ help:
 deps:
 	$(Q)kernel/deps.sh
 
-## tree        build/linux: Debian's 7.3 source as base commit + git am patches/
+## tree        build/linux: Debian's 7.3 source as base commit + git am of patches/'s
+##             three series (fixes, usdt, attach-data), a branch each
 tree: deps
 	$(Q)kernel/tree.sh
 
@@ -46,25 +50,36 @@ config: tree
 kernel: config
 	$(Q)JOBS=$(JOBS) kernel/build.sh
 
+# $(call build_libbpf,TREE,OUT) and $(call build_bpftool,TREE,OUT): a tree's
+# libbpf (static, headers in OUT/include) and bpftool, built into OUT.
+build_libbpf = printf '  %-7s %s\n' LIBBPF "$(1:$(TOP)/%=%)/tools/lib/bpf" && mkdir -p $(2) && \
+	$(MAKE) -C $(1)/tools/lib/bpf $(if $(filter 1,$(V)),,-s) -j$(JOBS) \
+		OUTPUT=$(2)/ DESTDIR=$(2) prefix= $(2)/libbpf.a install_headers >/dev/null
+build_bpftool = printf '  %-7s %s\n' BPFTOOL "$(1:$(TOP)/%=%)/tools/bpf/bpftool" && mkdir -p $(2) && \
+	$(MAKE) -C $(1)/tools/bpf/bpftool $(if $(filter 1,$(V)),,-s) -j$(JOBS) \
+		OUTPUT=$(2)/ CLANG=$(CLANG) LLVM_STRIP=llvm-strip-19 feature-llvm=0 >/dev/null
+
 ## libbpf      the tree's tools/lib/bpf, static, headers in build/libbpf/include
 libbpf: tree
-	@printf '  %-7s %s\n' LIBBPF "tools/lib/bpf"
-	$(Q)mkdir -p $(BUILD)/libbpf
-	$(Q)$(MAKE) -C $(KSRC)/tools/lib/bpf $(if $(filter 1,$(V)),,-s) -j$(JOBS) \
-		OUTPUT=$(BUILD)/libbpf/ DESTDIR=$(BUILD)/libbpf prefix= \
-		$(BUILD)/libbpf/libbpf.a install_headers >/dev/null
+	$(Q)$(call build_libbpf,$(KSRC),$(BUILD)/libbpf)
 
 ## bpftool     the tree's tools/bpf/bpftool
 bpftool: tree
-	@printf '  %-7s %s\n' BPFTOOL "tools/bpf/bpftool"
-	$(Q)mkdir -p $(BUILD)/bpftool
-	$(Q)$(MAKE) -C $(KSRC)/tools/bpf/bpftool $(if $(filter 1,$(V)),,-s) -j$(JOBS) \
-		OUTPUT=$(BUILD)/bpftool/ CLANG=$(CLANG) LLVM_STRIP=llvm-strip-19 \
-		feature-llvm=0 >/dev/null
+	$(Q)$(call build_bpftool,$(KSRC),$(BUILD)/bpftool)
 
 ## selftests   the tree's test_progs with the tests we run: BPF objects (clang-19), skeletons
 selftests: kernel libbpf bpftool
 	$(Q)$(MAKE) -C selftests -j$(JOBS) BUILD=$(BUILD) KSRC=$(KSRC)
+
+## selftests-usdt  test_progs of the fixes and usdt series alone, without attach data
+##             (build/usdt/: worktree, libbpf, bpftool, test_progs), for the stock kernels
+selftests-usdt: tree
+	$(Q)kernel/worktree.sh usdt $(UBUILD)/linux
+	$(Q)$(call build_libbpf,$(UBUILD)/linux,$(UBUILD)/libbpf)
+	$(Q)$(call build_bpftool,$(UBUILD)/linux,$(UBUILD)/bpftool)
+	$(Q)stock=$$(vm/stock-kernel.sh stock-7.3) && \
+	  $(MAKE) -C selftests -j$(JOBS) BUILD=$(UBUILD) KSRC=$(UBUILD)/linux SERIES=usdt \
+		VMLINUX=$$stock/vmlinux
 
 ## usdt        the usdt tool (tools/usdt): list and trace USDT probes, build/usdt/usdt
 usdt: kernel libbpf bpftool
@@ -72,11 +87,11 @@ usdt: kernel libbpf bpftool
 	$(Q)$(MAKE) -C tools/usdt BUILD=$(BUILD) KSRC=$(KSRC)
 
 ## test        run every test (host checks + VM); ends with "N passed, N failed"
-test: selftests usdt
+test: selftests selftests-usdt usdt
 	$(Q)selftests/run.sh $(T)
 
 ## run         build, boot the patched kernel and run the tests, verbosely
-run: selftests usdt
+run: selftests selftests-usdt usdt
 	$(Q)VERBOSE_TESTS=1 selftests/run.sh $(T)
 
 ## bench       all benchmarks in the VM (~2.5 min + build), tables + CSV + PNG in build/bench/
@@ -111,13 +126,13 @@ regress-save:
 vm-shell: kernel
 	$(Q)vm/run.sh --shell
 
-## export      write build/linux's commits back to patches/ (format-patch)
+## export      write build/linux's three series back to patches/ (format-patch)
 export:
 	$(Q)kernel/export.sh
 
 ## tree-reset  drop kernel work not in patches/ and re-apply the series
 tree-reset:
-	$(Q)git -C $(KSRC) reset -q --hard base && rm -f $(KSRC)/.git/attach-data-series
+	$(Q)git -C $(KSRC) checkout -q -f --detach base && rm -f $(KSRC)/.git/attach-data-series
 	$(Q)kernel/tree.sh
 
 ## checkpatch  scripts/checkpatch.pl --strict on every patch; fails on what kernel/checkpatch.accept does not list

@@ -9,10 +9,25 @@ V=${V:-0}
 # shellcheck source=kernel/source.conf
 . "$TOP/kernel/source.conf"
 
+# The three series, in the order they apply, each on the one before:
+# patches/NAME/ (git format-patch, with its cover letter) and build/linux's
+# branch NAME.  fixes: fixes of upstream code (bpf tree); usdt: libbpf's USDT
+# work, no kernel change (bpf-next); attach-data: the feature (RFC).  The
+# last is the branch build/linux has checked out.
+SERIES=(fixes usdt attach-data)
+series_patches() {	# series_patches [DIR]: DIR's patches, cover letter excluded
+	ls "${1:-$TOP/patches}"/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '/0000-cover-letter.patch$' || true
+}
+series_count() {	# series_count: the number of patches of all series
+	local s n=0
+	for s in "${SERIES[@]}"; do n=$((n + $(series_patches "$TOP/patches/$s" | wc -l))); done
+	echo "$n"
+}
+
 # The series applied to build/linux: "<hash of patches/> <HEAD after am>",
 # written by tree.sh (apply) and export.sh, read by patches_roundtrip.
 SERIES_STATE=$KSRC/.git/attach-data-series
-series_hash() { { cat "${1:-$TOP/patches}"/*.patch 2>/dev/null || true; } | sha256sum | cut -c1-16; }
+series_hash() { { cat "${1:-$TOP/patches}"/*/*.patch 2>/dev/null || true; } | sha256sum | cut -c1-16; }
 record_series() { echo "$(series_hash "$1") $(git -C "$KSRC" rev-parse HEAD)" >"$SERIES_STATE"; }
 
 say()  { printf '  %-7s %s\n' "$1" "$2"; }

@@ -1,14 +1,13 @@
 #!/usr/bin/env bash
-# scripts/checkpatch.pl --strict on every patch of the series.  Fails on any
-# finding that kernel/checkpatch.accept does not list (by type and file, with
-# the reason there); accepted findings are counted, not hidden.
+# scripts/checkpatch.pl --strict on every patch of the three series.  Fails
+# on any finding that kernel/checkpatch.accept does not list (by type and
+# file, with the reason there); accepted findings are counted, not hidden.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 accept=$TOP/kernel/checkpatch.accept
 bad=0 ok=0
-for p in "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch; do
-	[ "${p##*/}" != 0000-cover-letter.patch ] || continue
+for p in $(for s in "${SERIES[@]}"; do series_patches "$TOP/patches/$s"; done); do
 	# "TYPE FILE" per finding; FILE is "-" for findings about the patch
 	# itself (commit message, new files).
 	findings=$(cd "$KSRC" && ./scripts/checkpatch.pl --strict --no-tree --show-types "$p" |
@@ -22,7 +21,7 @@ for p in "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch; do
 		if grep -qE "^$type ($file|\\*)( |$)" "$accept"; then
 			ok=$((ok + 1))
 		else
-			echo "checkpatch: ${p##*/}: $type in $file (not in ${accept#"$TOP"/})"
+			echo "checkpatch: ${p#"$TOP"/patches/}: $type in $file (not in ${accept#"$TOP"/})"
 			bad=$((bad + 1))
 		fi
 	done <<<"$findings"

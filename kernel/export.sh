@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Export the kernel tree's commits on top of the Debian base to patches/:
-# git format-patch with a cover letter and stable names, so that
-# apply (kernel/tree.sh) then export changes nothing.
+# Export the kernel tree's series to patches/ (or DIR): for each series of
+# lib.sh's SERIES, git format-patch of its branch over the one before (base
+# for the first) into DIR/NAME/, with a cover letter and stable names, so
+# that apply (kernel/tree.sh) then export changes nothing.
+#   kernel/export.sh [DIR]
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -9,25 +11,40 @@ set -euo pipefail
 git_k() { git -C "$KSRC" "$@"; }
 [ -z "$(git_k status --porcelain --untracked-files=no)" ] ||
 	die "$KSRC has uncommitted changes: commit them first"
+last=${SERIES[-1]}
+[ "$(git_k symbolic-ref -q --short HEAD)" = "$last" ] ||
+	die "$KSRC: check out branch $last (the last series) to export"
 
-n=$(git_k rev-list --count base..HEAD)
 out=${1:-$TOP/patches}
-mkdir -p "$out"
-rm -f "$out"/[0-9][0-9][0-9][0-9]-*.patch
-if [ "$n" -gt 0 ]; then
-	git_k config branch.main.description >/dev/null ||
-		git_k config branch.main.description "$(printf 'bpf: attach data\n\n*** BLURB HERE ***')"
-	# The cover letter gets the newest patch's author and date, not the
-	# exporter's identity and clock: exports are reproducible.
-	git_k -c user.name="$(git_k log -1 --format=%an)" \
-		-c user.email="$(git_k log -1 --format=%ae)" \
-		format-patch -q --abbrev=12 --zero-commit --no-signature --cover-letter \
-		--cover-from-description=subject --base=base --subject-prefix='PATCH bpf-next' \
-		-o "$out" base..HEAD
-	sed -i "s/^Date: .*/Date: $(git_k log -1 --format=%aD)/" "$out/0000-cover-letter.patch"
-fi
+prev=base total=0
+for s in "${SERIES[@]}"; do
+	git_k merge-base --is-ancestor "$prev" "$s" ||
+		die "$KSRC: branch $s does not contain $prev (rebase with --update-refs keeps them stacked)"
+	n=$(git_k rev-list --count "$prev..$s")
+	dir=$out/$s
+	mkdir -p "$dir"
+	rm -f "$dir"/[0-9][0-9][0-9][0-9]-*.patch
+	if [ "$n" -gt 0 ]; then
+		git_k config "branch.$s.description" >/dev/null ||
+			git_k config "branch.$s.description" "$(printf '%s\n\n*** BLURB HERE ***' "$s")"
+		prefix=$(git_k config "branch.$s.subjectprefix" || echo "PATCH bpf-next")
+		# The cover letter gets the newest patch's author and date, not
+		# the exporter's identity and clock: exports are reproducible.
+		# The base is Debian's tree; the series before are prerequisites.
+		git_k -c user.name="$(git_k log -1 --format=%an "$s")" \
+			-c user.email="$(git_k log -1 --format=%ae "$s")" \
+			format-patch -q --abbrev=12 --zero-commit --no-signature --cover-letter \
+			--cover-from-description=subject --base=base --subject-prefix="$prefix" \
+			-o "$dir" "$prev..$s"
+		sed -i "s/^Date: .*/Date: $(git_k log -1 --format=%aD "$s")/" "$dir/0000-cover-letter.patch"
+	else
+		rm -f "$dir/0000-cover-letter.patch"
+	fi
+	total=$((total + n))
+	prev=$s
+done
 # Keep tree.sh from re-applying what it just exported.
 if [ "$out" = "$TOP/patches" ]; then
 	record_series "$out"
 fi
-say EXPORT "$n patches to ${out#"$TOP"/}"
+say EXPORT "$total patches to ${out#"$TOP"/}/{$(IFS=,; echo "${SERIES[*]}")}"

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Make build/linux a git tree: Debian's source as the (tagged) base commit and
-# patches/*.patch applied on top with git am.  Re-applies the series when
-# patches/ changed, but never throws away kernel work that is not exported.
+# the series of patches/ (lib.sh's SERIES, in order) applied on top with git
+# am, each ending at a branch of its name; the last is checked out.  Re-applies
+# them when patches/ changed, but never throws away kernel work that is not
+# exported.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 git_k() { git -C "$KSRC" "$@"; }
-patch_list() { ls "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '/0000-cover-letter.patch$' || true; }
 
 make_base() {
 	local tarball version tag
@@ -45,22 +46,27 @@ make_base() {
 }
 
 apply_series() {
-	local p
-	git_k reset -q --hard base
-	mapfile -t p < <(patch_list)
-	if [ ${#p[@]} -gt 0 ]; then
-		say PATCH "git am ${#p[@]} patches"
-		if ! quiet git_k am -q --3way "${p[@]}"; then
+	local s p dir last=${SERIES[-1]}
+	git_k checkout -q -f -B "$last" base
+	for s in "${SERIES[@]}"; do
+		dir=$TOP/patches/$s
+		mapfile -t p < <(series_patches "$dir")
+		say PATCH "git am ${#p[@]} patches of ${dir#"$TOP"/}"
+		if [ ${#p[@]} -gt 0 ] && ! quiet git_k am -q --3way "${p[@]}"; then
 			git_k am --abort >/dev/null 2>&1 || true
-			die "patches/ does not apply to $(git_k log -1 --format=%s base); tree left at base"
+			die "${dir#"$TOP"/} does not apply to $(git_k log -1 --format=%s base) and the series before it"
 		fi
-	fi
-	# The cover letter's subject and blurb live in the branch description,
-	# which is where git format-patch --cover-from-description reads them.
-	if [ -f "$TOP/patches/0000-cover-letter.patch" ]; then
-		"$TOP/kernel/cover.sh" read "$TOP/patches/0000-cover-letter.patch" |
-			git_k config branch.main.description "$(cat)"
-	fi
+		[ "$s" = "$last" ] || git_k branch -f "$s" HEAD
+		# The cover letter's subject and blurb live in the branch
+		# description, which git format-patch --cover-from-description
+		# reads; its subject prefix ("PATCH bpf v2") in the branch's config.
+		if [ -f "$dir/0000-cover-letter.patch" ]; then
+			"$TOP/kernel/cover.sh" read "$dir/0000-cover-letter.patch" |
+				git_k config "branch.$s.description" "$(cat)"
+			git_k config "branch.$s.subjectprefix" \
+				"$("$TOP/kernel/cover.sh" prefix "$dir/0000-cover-letter.patch")"
+		fi
+	done
 	record_series "$TOP/patches"
 }
 

@@ -48,10 +48,11 @@ for t in "$TOP"/selftests/host/*.sh; do
 done
 
 # test_progs in a guest:
-#   vm_tests NAME LABEL MODE [vm/run.sh options] -- [test_progs options]
+#   [TPDIR=DIR] vm_tests NAME LABEL MODE [vm/run.sh options] -- [test_progs options]
 # MODE is the USDT mode libbpf must choose on that kernel (the tests assert
 # it).  Logs go to $RES/NAME.*; result names get LABEL as a prefix; a kernel
-# splat fails LABEL"kernel_log_clean"(NAME).  Output goes to stdout.
+# splat fails LABEL"kernel_log_clean"(NAME).  Output goes to stdout.  TPDIR
+# holds the test_progs to run: build/selftests (all three series) unless set.
 vm_tests() {
 	local name=$1 label=$2 mode=$3 rc lines vmopts=() tpopts=()
 	shift 3
@@ -66,7 +67,7 @@ vm_tests() {
 	set +e
 	# From test_progs' directory: the USDT tests trace ./test_progs and
 	# ./urandom_read.
-	(cd "$BUILD/selftests" && "$TOP/vm/run.sh" -l "$RES/$name.serial.log" "${vmopts[@]}" -- \
+	(cd "${TPDIR:-$BUILD/selftests}" && "$TOP/vm/run.sh" -l "$RES/$name.serial.log" "${vmopts[@]}" -- \
 		env USDT_EXPECT_MODE="$mode" "${fuzzenv[@]}" ./test_progs "${tpopts[@]}" \
 		--json-summary="$RES/$name.json") >"$RES/$name.vm.log" 2>&1
 	rc=$?
@@ -89,10 +90,13 @@ vm_tests() {
 # use-after-free of attach data in the lifetime tests is then caught.
 patched=(-p kfence.sample_interval=1)
 
-# Debian's unmodified kernels (STOCK_KERNELS, kernel/source.conf): the same
-# test binary, and libbpf must fall back by itself, to cookie + ARRAY on a
-# uprobe_multi link (7.3, 6.12) or on per-site perf-event uprobes (6.1, which
-# has no uprobe_multi).
+# Debian's unmodified kernels (STOCK_KERNELS, kernel/source.conf), twice:
+# the same test binary as on the patched kernel, whose libbpf must fall back
+# by itself, to cookie + ARRAY on a uprobe_multi link (7.3, 6.12) or on
+# per-site perf-event uprobes (6.1, which has no uprobe_multi); and the
+# test_progs of the fixes and usdt series alone (build/usdt/selftests, results
+# named "fixes+usdt@KERNEL:"), as those two series would be used on their own.
+# Stock 7.3 is the base the series apply to, as Debian builds it.
 stock_tests() {
 	local k mode dir deny
 	for k in "${STOCK_KERNELS[@]}"; do
@@ -106,6 +110,10 @@ stock_tests() {
 		[ ! -f "$LISTS/$k.deny" ] || deny+=(-d@"$LISTS/$k.deny")
 		vm_tests "$k" "$k:" "$mode" -k "$dir/vmlinuz" -r "$dir/initrd.gz" -- \
 			-a@"$LISTS/stock.allow" "${deny[@]}"
+		deny=()
+		[ ! -f "$LISTS/$k.deny" ] || deny+=(-d@"$LISTS/$k.deny")
+		TPDIR=$BUILD/usdt/selftests vm_tests "$k-usdt" "fixes+usdt@$k:" "$mode" \
+			-k "$dir/vmlinuz" -r "$dir/initrd.gz" -- -a@"$LISTS/stock-usdt.allow" "${deny[@]}"
 	done
 }
 

@@ -15,8 +15,10 @@
 
 static inline const char *usdt_mode(const struct bpf_program *prog)
 {
+#ifndef LIBBPF_NO_ATTACH_DATA	/* the fixes and usdt series alone */
 	if (bpf_program__attach_data_type(prog))
 		return "attach_data";
+#endif
 	if (bpf_program__expected_attach_type(prog) == BPF_TRACE_UPROBE_MULTI)
 		return "cookie_multi";
 	return "cookie_perf";

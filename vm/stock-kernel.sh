@@ -2,7 +2,8 @@
 # vm/stock-kernel.sh NAME: one of Debian's stock kernels, unmodified, for the
 # fallback runs (NAME from STOCK_KERNELS, its .debs pinned in STOCK_DEBS of
 # kernel/source.conf).  Downloads the pinned packages from their suite,
-# verifies them, keeps vmlinuz and config, and builds an initramfs that loads
+# verifies them, keeps vmlinuz, config and the kernel's ELF image (vmlinux,
+# whose BTF gives a vmlinux.h of the stock kernel), and builds an initramfs that loads
 # whatever of 9p and virtio the kernel builds as modules and switches to the
 # host root, where vm/guest-init.sh runs as with our own kernel.  Prints the
 # directory holding vmlinuz and initrd.gz (cached; rebuilt when the pins change).
@@ -15,7 +16,7 @@ name=${1:-}
 pins=$(printf '%s\n' "${STOCK_DEBS[@]}" | awk -v n="$name" '$1 == n')
 [ -n "$pins" ] || die "$name: no packages pinned in STOCK_DEBS (kernel/source.conf)"
 out=$CACHE/stock/$name
-if [ -s "$out/vmlinuz" ] && [ -s "$out/initrd.gz" ] && [ "$(cat "$out/pins" 2>/dev/null)" = "$pins" ]; then
+if [ -s "$out/vmlinuz" ] && [ -s "$out/vmlinux" ] && [ -s "$out/initrd.gz" ] && [ "$(cat "$out/pins" 2>/dev/null)" = "$pins" ]; then
 	echo "$out"
 	exit 0
 fi
@@ -100,8 +101,23 @@ exec $bb switch_root /newroot "$ATTACH_DATA_TOP/vm/guest-init.sh"
 INIT
 chmod +x "$rootfs/init"
 
+# The ELF image inside vmlinuz, as scripts/extract-vmlinux finds it: the
+# payload after the first magic of a compression that decompresses to ELF.
+extract_vmlinux() {	# extract_vmlinux VMLINUZ OUT
+	local m pos
+	for m in '(\265/\375:zstd' '\3757zXZ\000:xz' '\037\213\010:gzip'; do
+		printf "${m%:*}" >"$tmp/magic"
+		for pos in $(LC_ALL=C grep -aboF -f "$tmp/magic" "$1" | cut -d: -f1); do
+			tail -c +$((pos + 1)) "$1" | "${m##*:}" -dcq >"$2" 2>/dev/null || true
+			[ "$(head -c 4 "$2")" != $'\177ELF' ] || return 0
+		done
+	done
+	return 1
+}
+
 mkdir "$tmp/out"
 cp "$vmlinuz" "$tmp/out/vmlinuz"
+extract_vmlinux "$vmlinuz" "$tmp/out/vmlinux" || die "$name: no ELF image found in ${vmlinuz##*/}"
 cp "$config" "$tmp/out/config"
 (cd "$rootfs" && find . | cpio -o -H newc --quiet | gzip -9) >"$tmp/out/initrd.gz"
 echo "$pins" >"$tmp/out/pins"

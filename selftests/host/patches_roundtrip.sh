@@ -13,4 +13,4 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$TOP/kernel/export.sh" "$tmp" >/dev/null
 diff -ru --exclude='*.md' "$TOP/patches" "$tmp"
-echo "ok: $(ls "$tmp" | wc -l) files identical"
+echo "ok: $(find "$tmp" -name '*.patch' | wc -l) files identical"

@@ -1360,12 +1360,13 @@ static void fz_types_case(struct fz *f, int not_btf_fd)
 	p.flags = ad_prog_types[pt].flags;
 	p.btf_fd = btf_fd;
 	p.btf_id = id;
-	if (!ad_prog_types[pt].ok)
-		FZ_ADD(exp, FZ_EOPNOTSUPP);
 	if (fz_pct(r, 3)) {		/* "no program BTF" */
 		p.btf_fd = not_btf_fd;
 		FZ_ADD(exp, FZ_EINVAL);
 	}
+	/* a type that cannot have attach data: that, before any fd is used */
+	if (!ad_prog_types[pt].ok)
+		exp = FZ_BIT(FZ_EOPNOTSUPP);
 	if (fz_pct(r, 2)) {
 		/* No attach data: a plain program, whatever the BTF fd (the
 		 * kernel looks at it only with func or line info, or a type).
@@ -1523,36 +1524,20 @@ static int fz_link_create(struct fz *f, union bpf_attr *attr)
 	return fd < 0 ? -errno : (int)fd;
 }
 
-/* The attach data fields of a perf-event link's info: a different member of
- * perf_event for each perf event type.
+/* The cookie of a perf-event link's info: a different member of perf_event
+ * for each perf event type.  (Attach data has the same members for all.)
  */
-struct pe_fields {
-	__u64 *buf, *cookie;
-	__u32 *len, *btf_id;
-};
-
-static void pe_fields(struct bpf_link_info *info, struct pe_fields *pf)
+static __u64 pe_cookie(const struct bpf_link_info *info)
 {
 	switch (info->perf_event.type) {
 	case BPF_PERF_EVENT_KPROBE:
 	case BPF_PERF_EVENT_KRETPROBE:
-		pf->buf = &info->perf_event.kprobe.attach_data;
-		pf->len = &info->perf_event.kprobe.attach_data_len;
-		pf->btf_id = &info->perf_event.kprobe.attach_data_btf_id;
-		pf->cookie = &info->perf_event.kprobe.cookie;
-		break;
+		return info->perf_event.kprobe.cookie;
 	case BPF_PERF_EVENT_UPROBE:
 	case BPF_PERF_EVENT_URETPROBE:
-		pf->buf = &info->perf_event.uprobe.attach_data;
-		pf->len = &info->perf_event.uprobe.attach_data_len;
-		pf->btf_id = &info->perf_event.uprobe.attach_data_btf_id;
-		pf->cookie = &info->perf_event.uprobe.cookie;
-		break;
+		return info->perf_event.uprobe.cookie;
 	default:
-		pf->buf = &info->perf_event.tracepoint.attach_data;
-		pf->len = &info->perf_event.tracepoint.attach_data_len;
-		pf->btf_id = &info->perf_event.tracepoint.attach_data_btf_id;
-		pf->cookie = &info->perf_event.tracepoint.cookie;
+		return info->perf_event.tracepoint.cookie;
 	}
 }
 
@@ -1569,27 +1554,12 @@ static int fz_link_info(struct fz *f, int fd, struct bpf_link_info *info)
 static int fz_read_blobs(struct fz *f, int fd, void *buf, __u32 len, __u32 *len_out)
 {
 	struct bpf_link_info info = {};
-	struct pe_fields pf;
 	int err;
 
+	info.attach_data = ptr_to_u64(buf);
+	info.attach_data_len = len;
 	err = fz_link_info(f, fd, &info);
-	if (err)
-		return err;
-	if (info.type == BPF_LINK_TYPE_UPROBE_MULTI) {
-		memset(&info, 0, sizeof(info));
-		info.uprobe_multi.attach_data = ptr_to_u64(buf);
-		info.uprobe_multi.attach_data_len = len;
-		err = fz_link_info(f, fd, &info);
-		*len_out = info.uprobe_multi.attach_data_len;
-		return err;
-	}
-	/* the member is known now: ask again with only the buffer set */
-	pe_fields(&info, &pf);
-	memset(&info, 0, sizeof(info));
-	*pf.buf = ptr_to_u64(buf);
-	*pf.len = len;
-	err = fz_link_info(f, fd, &info);
-	*len_out = *pf.len;
+	*len_out = info.attach_data_len;
 	return err;
 }
 
@@ -2750,9 +2720,10 @@ out:
  * cookie: a range of cnt * attach_data_size bytes that is not a user
  * address range, EFAULT too.
  *
- * and for kprobe_multi links (by name) the same as uprobe_multi's, with
- * more than U32_MAX bytes of blobs once 8-aligned E2BIG; for raw tracepoint
- * links (BPF_RAW_TRACEPOINT_OPEN) the same as perf-event links'.
+ * and for kprobe_multi links (by name) the same as uprobe_multi's; for both,
+ * more than AD_MAX_TOTAL bytes of blobs E2BIG, before the range is looked
+ * at; for raw tracepoint links (BPF_RAW_TRACEPOINT_OPEN) the same as
+ * perf-event links'.
  *
  * Errors that are not attach data's, as the kernel has them: a program of
  * another type than the event (or the link type) EINVAL, a target fd that
@@ -2765,9 +2736,9 @@ out:
  *
  * On success: link info reports the declared type's id and size, the blob
  * (or the cnt blobs, packed) as passed, the cookie(s) as 0 with attach data
- * and as passed without; a buffer with a length of 0 is EINVAL, a short one
- * gets the first bytes; and the program, when the probe fires, sees its
- * blob (or its cookie).
+ * and as passed without; a buffer with a length of 0 is EINVAL (ignored
+ * without attach data), a short one gets the first bytes; and the program,
+ * when the probe fires, sees its blob (or its cookie).
  */
 
 #define LC_AREA		(4 << 20)	/* blobs: readable, followed by a guard page */
@@ -2776,6 +2747,7 @@ out:
 #define LC_PAGE		4096
 
 #define KMULTI_MAX_CNT	(1U << 20)	/* MAX_KPROBE_MULTI_CNT */
+#define AD_MAX_TOTAL	(64ULL << 20)	/* BPF_ATTACH_DATA_MAX_TOTAL */
 
 enum { PK_KPROBE, PK_TP, PK_UMULTI, PK_KMULTI, PK_RAWTP, PK_N };	/* program kinds */
 static const char *const pk_names[] = {
@@ -2927,7 +2899,6 @@ static void lc_check_info(struct fz *f, struct lc *lc, int fd, bool multi, int S
 {
 	struct fz_rng *r = &f->rng;
 	struct bpf_link_info info = {};
-	struct pe_fields pf = {};
 	__u64 total = (__u64)S * cnt, len, i, ulen;
 	__u64 *ucookies = NULL;
 	fz_set exp = FZ_BIT(FZ_OK);
@@ -2938,24 +2909,17 @@ static void lc_check_info(struct fz *f, struct lc *lc, int fd, bool multi, int S
 	err = fz_link_info(f, fd, &info);
 	if (!fz_check(f, -err, FZ_BIT(FZ_OK), what))
 		return;
-	if (multi) {
-		if (info.uprobe_multi.attach_data_len != total ||
-		    info.uprobe_multi.attach_data_size != (__u32)S ||
-		    info.uprobe_multi.attach_data_btf_id != btf_id ||
-		    info.uprobe_multi.count != cnt)
-			fz_fail(f, "%s: link info says len %u size %u btf_id %u count %u, "
-				"expected %llu %d %u %u", what, info.uprobe_multi.attach_data_len,
-				info.uprobe_multi.attach_data_size,
-				info.uprobe_multi.attach_data_btf_id, info.uprobe_multi.count,
-				(unsigned long long)total, S, btf_id, cnt);
-	} else {
-		pe_fields(&info, &pf);
-		if (*pf.len != (__u32)S || *pf.btf_id != btf_id || *pf.cookie != (S ? 0 : cookie))
-			fz_fail(f, "%s: link info says len %u btf_id %u cookie %#llx, "
-				"expected %d %u %#llx", what, *pf.len, *pf.btf_id,
-				(unsigned long long)*pf.cookie, S, btf_id,
-				(unsigned long long)(S ? 0 : cookie));
-	}
+	if (info.attach_data_len != total || info.attach_data_size != (__u32)S ||
+	    info.attach_data_btf_id != btf_id)
+		fz_fail(f, "%s: link info says len %u size %u btf_id %u, expected %llu %d %u",
+			what, info.attach_data_len, info.attach_data_size, info.attach_data_btf_id,
+			(unsigned long long)total, S, btf_id);
+	if (multi && info.uprobe_multi.count != cnt)
+		fz_fail(f, "%s: link info says count %u, expected %u", what,
+			info.uprobe_multi.count, cnt);
+	if (!multi && pe_cookie(&info) != (S ? 0 : cookie))
+		fz_fail(f, "%s: link info says cookie %#llx, expected %#llx", what,
+			(unsigned long long)pe_cookie(&info), (unsigned long long)(S ? 0 : cookie));
 
 	/* A buffer of random length (or none, or an unwritable one). */
 	k = fz_below(r, 100);
@@ -2964,8 +2928,9 @@ static void lc_check_info(struct fz *f, struct lc *lc, int fd, bool multi, int S
 	if (k < 10) {
 		buf = NULL;
 	} else if (k < 18) {
-		len = 0;
-		exp = FZ_BIT(FZ_EINVAL);
+		len = 0;	/* refused; ignored by a link without attach data */
+		if (S)
+			exp = FZ_BIT(FZ_EINVAL);
 	} else if (k < 24) {
 		buf = lc->area + LC_AREA;	/* the guard page */
 		if (S)
@@ -2974,30 +2939,19 @@ static void lc_check_info(struct fz *f, struct lc *lc, int fd, bool multi, int S
 	if (buf == lc->back)
 		memset(buf, 0xa5, fz_min((__u64)(len + 16), (__u64)(LC_AREA / 2 + 16)));
 	memset(&info, 0, sizeof(info));
-	if (multi) {
-		info.uprobe_multi.attach_data = ptr_to_u64(buf);
-		info.uprobe_multi.attach_data_len = len;
-		if (fz_pct(r, 30) && cnt <= LC_MAX_OFFS) {
-			ucookies = lc->cookies;
-			memset(ucookies, 0xa5, cnt * 8);
-			info.uprobe_multi.cookies = ptr_to_u64(ucookies);
-			info.uprobe_multi.count = cnt;
-		}
-	} else {
-		info.perf_event.type = 0;
-		err = fz_link_info(f, fd, &info);	/* learn the perf event type */
-		if (err)
-			return;
-		pe_fields(&info, &pf);
-		memset(&info, 0, sizeof(info));
-		*pf.buf = ptr_to_u64(buf);
-		*pf.len = len;
+	info.attach_data = ptr_to_u64(buf);
+	info.attach_data_len = len;
+	if (multi && fz_pct(r, 30) && cnt <= LC_MAX_OFFS) {
+		ucookies = lc->cookies;
+		memset(ucookies, 0xa5, cnt * 8);
+		info.uprobe_multi.cookies = ptr_to_u64(ucookies);
+		info.uprobe_multi.count = cnt;
 	}
 	err = fz_link_info(f, fd, &info);
 	if (!fz_check(f, -err, exp, "link info with a buffer") || err || !buf ||
 	    buf == lc->area + LC_AREA)
 		return;
-	ulen = multi ? info.uprobe_multi.attach_data_len : *pf.len;
+	ulen = info.attach_data_len;
 	if (ulen != total)
 		fz_fail(f, "%s: link info with a %llu-byte buffer says len %llu, expected %llu",
 			what, (unsigned long long)len, (unsigned long long)ulen,
@@ -3147,9 +3101,9 @@ static void fz_link_case_more(struct fz *f, struct lc *lc, int lt)
 		cnt = k < 80 ? fz_range(r, 1, KMULTI_NFUNCS) : k < 84 ? 0 :
 		      k < 88 ? (fz_pct(r, 50) ? KMULTI_MAX_CNT + 1 : 0xffffffffu) :
 		      k < 92 ? KMULTI_MAX_CNT : fz_range(r, KMULTI_NFUNCS + 1, 64);
-		/* never ask the kernel for more than 16 MiB of blobs */
+		/* never have the kernel copy more than 16 MiB of blobs */
 		if (cnt > 64 && size == (__u32)S && S && (__u64)cnt * size > (16 << 20) &&
-		    (__u64)cnt * ((S + 7) & ~7) <= 0xffffffffULL)
+		    (__u64)cnt * size <= AD_MAX_TOTAL)
 			size = S + 1;
 		total = (__u64)cnt * size;
 		data = lc_ptr(r, lc, total, &pkind);
@@ -3178,7 +3132,7 @@ static void fz_link_case_more(struct fz *f, struct lc *lc, int lt)
 		copied = lc_rules(&exp, S, size, data, cookies);
 		if (cnt && cnt <= KMULTI_MAX_CNT) {
 			if (copied) {
-				if ((__u64)cnt * ((S + 7) & ~7) > 0xffffffffULL)
+				if (total > AD_MAX_TOTAL)
 					FZ_ADD(exp, FZ_E2BIG);
 				else if (!lc_user_range(data, total) || !lc_readable(lc, data, total))
 					FZ_ADD(exp, FZ_EFAULT);
@@ -3258,8 +3212,9 @@ static void fz_link_case(struct fz *f, struct lc *lc)
 		      k < 80 ? fz_range(r, 65, 512) : k < 83 ? 0 :
 		      k < 87 ? (fz_pct(r, 50) ? UMULTI_MAX_CNT + 1 : 0xffffffffu) :
 		      fz_range(r, 513, 20000);
-		/* never ask the kernel for more than 16 MiB of blobs */
-		if (cnt > 512 && cnt <= UMULTI_MAX_CNT && (__u64)cnt * size > (16 << 20))
+		/* never have the kernel copy more than 16 MiB of blobs */
+		if (cnt > 512 && cnt <= UMULTI_MAX_CNT && (__u64)cnt * size > (16 << 20) &&
+		    (__u64)cnt * size <= AD_MAX_TOTAL)
 			size = S + 1;
 		total = (__u64)cnt * size;
 		data = lc_ptr(r, lc, total, &pkind);
@@ -3292,8 +3247,10 @@ static void fz_link_case(struct fz *f, struct lc *lc)
 			if (!lc_readable(lc, offs, (__u64)cnt * 8) ||
 			    (cookies && !lc_readable(lc, cookies, (__u64)cnt * 8)))
 				FZ_ADD(exp, FZ_EFAULT);
-			if (S && data && size == (__u32)S &&
-			    (!lc_user_range(data, total) || !lc_readable(lc, data, total)))
+			if (S && data && size == (__u32)S && total > AD_MAX_TOTAL)
+				FZ_ADD(exp, FZ_E2BIG);
+			else if (S && data && size == (__u32)S &&
+				 (!lc_user_range(data, total) || !lc_readable(lc, data, total)))
 				FZ_ADD(exp, FZ_EFAULT);
 		}
 	} else {

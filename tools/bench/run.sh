@@ -47,11 +47,7 @@ boot 3 "$inlined" icount-inline -i 0 -- lookup kprobe uprobe
 	echo
 	echo "Machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')),"
 	echo "$(free -g | awk '/^Mem:/ { print $2 }') GiB; QEMU $accel ($(qemu-system-x86_64 --version | head -n1 | awk '{ print $4 }')), 2 vCPUs, single-threaded TCG;"
-	npatch=0
-	for p in "$TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch; do
-		case $p in */0000-cover-letter.patch) ;; *) npatch=$((npatch + 1)) ;; esac
-	done
-	echo -n "kernel: $(git -C "$KSRC" log -1 --format=%s base) + the $npatch patches of patches/"
+	echo -n "kernel: $(git -C "$KSRC" log -1 --format=%s base) + the $(series_count) patches of patches/"
 	# As kernel/tree.sh tells: is build/linux what patches/ holds?
 	have='' head=''
 	[ ! -f "$SERIES_STATE" ] || read -r have head <"$SERIES_STATE"

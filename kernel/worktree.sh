@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# kernel/worktree.sh NAME DIR: DIR is a git worktree of build/linux at the tip
+# of series NAME (its branch), detached; moved there when the branch moved
+# (only the files that differ are rewritten).  For building what a series
+# gives without the series after it.
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+name=${1:-} dir=${2:-}
+[[ -n $dir && " ${SERIES[*]} " = *" $name "* ]] ||
+	die "usage: kernel/worktree.sh NAME DIR, NAME one of: ${SERIES[*]}"
+rev=$(git -C "$KSRC" rev-parse --verify -q "refs/heads/$name") ||
+	die "$KSRC has no branch $name (make tree)"
+if [ ! -e "$dir/.git" ]; then
+	git -C "$KSRC" worktree prune
+	say GIT "worktree ${dir#"$TOP"/} at series $name (~1 min)"
+	mkdir -p "$(dirname "$dir")"
+	git -C "$KSRC" worktree add -q -f --detach "$dir" "$rev"
+elif [ "$(git -C "$dir" rev-parse HEAD)" != "$rev" ]; then
+	say GIT "${dir#"$TOP"/} to series $name"
+	git -C "$dir" checkout -q -f --detach "$rev"
+fi
