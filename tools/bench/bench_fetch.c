@@ -9,11 +9,12 @@
  *                  stack slot with one bpf_probe_read_user()
  *   before, MODE   progs/bench_usdt.c's usdt_args (a loop calling
  *                  bpf_usdt_arg() for every argument) built against
- *                  usdt.bpf.h as it was before the series' register-read
- *                  patch, in libbpf's three modes
+ *                  usdt.bpf.h as it was before the usdt series'
+ *                  register-read patch, in libbpf's two spec-map modes
+ *                  (attach data comes in a later series)
  *   MODE           the same program with today's usdt.bpf.h
  *   inlined        and built with BPF_USDT_ARG_INLINE, in attach data mode
- *   BPF_USDT ...   the same five, with bench_usdt.c's usdtK instead: a
+ *   BPF_USDT ...   the same six, with bench_usdt.c's usdtK instead: a
  *                  BPF_USDT() program per probe, written for its K arguments
  *                  (before: a bpf_usdt_arg() call per argument; today: one
  *                  bpf_usdt_args() call)
@@ -38,17 +39,31 @@
 #include "usdt_modes.h"
 #include "bench_usdt_floor.skel.h"
 
-enum { V_EMPTY, V_FLOOR, V_OLD_AD, V_OLD_ARRAY, V_OLD_IP, V_AD, V_ARRAY, V_IP, V_INLINE,
-       V_M_OLD_AD, V_M_OLD_ARRAY, V_M_OLD_IP, V_M_AD, V_M_ARRAY, V_M_IP, V_M_INLINE, NV };
+enum { V_EMPTY, V_FLOOR, V_OLD_ARRAY, V_OLD_IP, V_AD, V_ARRAY, V_IP, V_INLINE,
+       V_M_OLD_ARRAY, V_M_OLD_IP, V_M_AD, V_M_ARRAY, V_M_IP, V_M_INLINE, NV };
 static const char *const variants[NV] = {
-	"empty", "floor", "before, attach data", "before, cookie+ARRAY", "before, IP+HASH",
+	"empty", "floor", "before, cookie+ARRAY", "before, IP+HASH",
 	"attach data", "cookie+ARRAY", "IP+HASH", "attach data, inlined",
-	"BPF_USDT before, attach data", "BPF_USDT before, cookie+ARRAY",
-	"BPF_USDT before, IP+HASH", "BPF_USDT, attach data", "BPF_USDT, cookie+ARRAY",
-	"BPF_USDT, IP+HASH", "BPF_USDT, attach data, inlined",
+	"BPF_USDT before, cookie+ARRAY", "BPF_USDT before, IP+HASH", "BPF_USDT, attach data",
+	"BPF_USDT, cookie+ARRAY", "BPF_USDT, IP+HASH", "BPF_USDT, attach data, inlined",
 };
 /* The BPF_USDT variant of a bpf_usdt_arg() loop variant is this many after it. */
-#define V_M	(V_M_OLD_AD - V_OLD_AD)
+#define V_M	(V_M_OLD_ARRAY - V_OLD_ARRAY)
+
+/* libbpf's mode of a bpf_usdt_arg() loop variant */
+static int mode_of(int v)
+{
+	switch (v) {
+	case V_OLD_ARRAY:
+	case V_ARRAY:
+		return M_ARRAY;
+	case V_OLD_IP:
+	case V_IP:
+		return M_IP;
+	default:
+		return M_AD;
+	}
+}
 /* Columns of the samples past the argument counts': program sizes. */
 enum { C_XLATED = USDT_NK, C_VERIFIED, C_JITED };
 
@@ -114,9 +129,9 @@ static void child(int v, int item)
 {
 	struct bench_usdt_floor *skel = NULL;
 	struct bpf_link *links[USDT_NK] = {};
-	bool macro = v >= V_M_OLD_AD;
+	bool macro = v >= V_M_OLD_ARRAY;
 	int base = macro ? v - V_M : v;	/* the bpf_usdt_arg() loop's */
-	int mode = (base - V_OLD_AD) % NMODE, r, i, j;
+	int mode = mode_of(base), r, i, j;
 	struct usdt_obj o = {};
 	char name[16];
 	__u64 t0;
@@ -171,14 +186,17 @@ static double med(int v, int i)
 	return s.med;
 }
 
-/* The same mode before the series' register-read patch (inlined: attach data) */
+/* The same mode before the register-read patch, or -1: attach data (and
+ * inlined, which is attach data) had no "before".
+ */
 static int before(int v)
 {
-	if (v == V_INLINE)
-		return V_OLD_AD;
-	if (v == V_M_INLINE)
-		return V_M_OLD_AD;
-	return v - NMODE;
+	bool macro = v >= V_M_OLD_ARRAY;
+	int base = macro ? v - V_M : v;
+
+	if (base != V_ARRAY && base != V_IP)
+		return -1;
+	return (base == V_ARRAY ? V_OLD_ARRAY : V_OLD_IP) + (macro ? V_M : 0);
 }
 
 /* A program's size: the same in every child of a variant */
@@ -231,7 +249,7 @@ static void report(void)
 	for (v = V_FLOOR; v < NV; v++) {
 		printf("| %s | %.1f | %.2f | %.1f | %.2f |", variants[v], reg[v],
 		       reg[v] / reg[V_FLOOR], mem[v], mem[v] / mem[V_FLOOR]);
-		if ((v >= V_AD && v <= V_INLINE) || v >= V_M_AD)
+		if (before(v) >= 0)
 			printf(" %.2f |\n", med(v, 3) / med(before(v), 3));
 		else
 			printf(" |\n");
@@ -243,7 +261,7 @@ static void report(void)
 	       "in the mode it ran in: BPF instructions as loaded, instructions the\n"
 	       "verifier processed, bytes the JIT emitted\n\n");
 	bench_md_head("<variant", "BPF insns", "verified insns", "JIT bytes", NULL);
-	for (v = V_OLD_AD; v < NV; v++) {
+	for (v = V_OLD_ARRAY; v < NV; v++) {
 		printf("| %s | %.0f | %.0f | %.0f |\n", variants[v], size(v, C_XLATED),
 		       size(v, C_VERIFIED), size(v, C_JITED));
 		bench_csv("%s,size,insns %.0f,verified %.0f,jited %.0f,\n", variants[v],

@@ -9,7 +9,6 @@
 #include "usdt_modes.h"
 #include "bench_usdt.skel.h"
 #include "bench_usdt_noad.skel.h"
-#include "bench_usdt_old.skel.h"
 #include "bench_usdt_old_noad.skel.h"
 #include "bench_usdt_inline.skel.h"
 
@@ -77,16 +76,9 @@ void usdt_open(struct usdt_obj *o, int mode, int specs)
 void usdt_open_old(struct usdt_obj *o, int mode)
 {
 	*o = (struct usdt_obj){};
+	if (mode == M_AD)
+		bench_die("usdt.bpf.h before the register-read patch has no attach data mode");
 	hide_cookies = mode == M_IP;
-	if (mode == M_AD) {
-		o->old_ad = bench_usdt_old__open_and_load();
-		if (!o->old_ad)
-			bench_die("load failed");
-		USDT_OBJ_FILL(o, o->old_ad);
-		if (!bpf_program__attach_data_type(o->prog))
-			bench_die("attach data mode, but libbpf did not choose it");
-		return;
-	}
 	o->old_noad = bench_usdt_old_noad__open_and_load();
 	if (!o->old_noad)
 		bench_die("load failed");
@@ -109,7 +101,6 @@ void usdt_close(struct usdt_obj *o)
 {
 	bench_usdt__destroy(o->ad);
 	bench_usdt_noad__destroy(o->noad);
-	bench_usdt_old__destroy(o->old_ad);
 	bench_usdt_old_noad__destroy(o->old_noad);
 	bench_usdt_inline__destroy(o->inl);
 	*o = (struct usdt_obj){};

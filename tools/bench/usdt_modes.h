@@ -25,8 +25,9 @@ extern const char *const usdt_modes[NMODE];
 struct usdt_obj {
 	struct bench_usdt *ad;		/* attach data mode's skeleton */
 	struct bench_usdt_noad *noad;	/* the spec-map modes' */
-	struct bench_usdt_old *old_ad;	/* the same with usdt.bpf.h before */
-	struct bench_usdt_old_noad *old_noad;	/* its register-read patch */
+	struct bench_usdt_old_noad *old_noad;	/* the spec-map modes' with usdt.bpf.h
+						 * before its register-read patch
+						 */
 	struct bench_usdt_inline *inl;	/* attach data, bpf_usdt_arg() inlined */
 	struct bpf_program *prog;	/* usdt_args */
 	struct bpf_program *macro[USDT_NK];	/* usdtK, K = usdt_nargs[] (BPF_USDT()) */
@@ -40,7 +41,8 @@ struct usdt_obj {
  */
 void usdt_open(struct usdt_obj *o, int mode, int specs);
 /* The same, with the program built against usdt.bpf.h as it was before the
- * series' register-read patch (the fetch benchmark's "before").
+ * usdt series' register-read patch (the fetch benchmark's "before"): a
+ * spec-map mode only, since attach data comes in a later series.
  */
 void usdt_open_old(struct usdt_obj *o, int mode);
 /* Attach data mode, the program built with BPF_USDT_ARG_INLINE. */
