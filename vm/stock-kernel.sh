@@ -101,23 +101,12 @@ exec $bb switch_root /newroot "$ATTACH_DATA_TOP/vm/guest-init.sh"
 INIT
 chmod +x "$rootfs/init"
 
-# The ELF image inside vmlinuz, as scripts/extract-vmlinux finds it: the
-# payload after the first magic of a compression that decompresses to ELF.
-extract_vmlinux() {	# extract_vmlinux VMLINUZ OUT
-	local m pos
-	for m in '(\265/\375:zstd' '\3757zXZ\000:xz' '\037\213\010:gzip'; do
-		printf "${m%:*}" >"$tmp/magic"
-		for pos in $(LC_ALL=C grep -aboF -f "$tmp/magic" "$1" | cut -d: -f1); do
-			tail -c +$((pos + 1)) "$1" | "${m##*:}" -dcq >"$2" 2>/dev/null || true
-			[ "$(head -c 4 "$2")" != $'\177ELF' ] || return 0
-		done
-	done
-	return 1
-}
-
 mkdir "$tmp/out"
 cp "$vmlinuz" "$tmp/out/vmlinuz"
-extract_vmlinux "$vmlinuz" "$tmp/out/vmlinux" || die "$name: no ELF image found in ${vmlinuz##*/}"
+# The ELF image inside vmlinuz, for its BTF: the kernel tree's own script.
+[ -x "$KSRC/scripts/extract-vmlinux" ] || die "no kernel tree at $KSRC for scripts/extract-vmlinux (make tree)"
+"$KSRC/scripts/extract-vmlinux" "$vmlinuz" >"$tmp/out/vmlinux" 2>/dev/null ||
+	die "$name: no ELF image found in ${vmlinuz##*/}"
 cp "$config" "$tmp/out/config"
 (cd "$rootfs" && find . | cpio -o -H newc --quiet | gzip -9) >"$tmp/out/initrd.gz"
 echo "$pins" >"$tmp/out/pins"

@@ -462,23 +462,43 @@ static int parse_counts(const char *out, char names[][64], long *hits, int max)
 /* Two -c tables hold the same probes; with the same hits, for those whose
  * @exact says so (all, if NULL).
  */
-static void compare_counts(const char *a, const char *b, bool (*exact)(const char *))
+/* @name's hits in a table, 0 if it has none. */
+static long hits_of(const char *name, char (*names)[64], const long *hits, int cnt)
+{
+	int i;
+
+	for (i = 0; i < cnt && strcmp(names[i], name); i++)
+		;
+	return i < cnt ? hits[i] : 0;
+}
+
+/* Both tables hit the same probes, as often, but for what @slack says
+ * (NULL: everything exact): how far apart a probe's counts may be, a probe
+ * missing from a table counting 0, or -1 for a probe whose hits depend on
+ * timing.
+ */
+static void compare_counts(const char *a, const char *b, long (*slack)(const char *, long))
 {
 	static char na[MAX_PROBES][64], nb[MAX_PROBES][64];
 	static long ha[MAX_PROBES], hb[MAX_PROBES];
 	int ca = parse_counts(a, na, ha, MAX_PROBES), cb = parse_counts(b, nb, hb, MAX_PROBES);
-	int i, j;
+	long d, other;
+	int i;
 
 	ASSERT_GT(ca, 0, "probes_hit");
-	ASSERT_EQ(ca, cb, "same_probes_hit");
-	for (i = 0; i < ca; i++) {
-		for (j = 0; j < cb && strcmp(na[i], nb[j]); j++)
-			;
-		if (!ASSERT_LT(j, cb, na[i]) || (exact && !exact(na[i])))
+	if (!slack)
+		ASSERT_EQ(ca, cb, "same_probes_hit");
+	for (i = 0; i < ca + cb; i++) {
+		const char *name = i < ca ? na[i] : nb[i - ca];
+		long own = i < ca ? ha[i] : hb[i - ca];
+
+		d = slack ? slack(name, own) : 0;
+		if (d < 0)
 			continue;
-		if (!ASSERT_EQ(ha[i], hb[j], na[i]))
-			printf("%s: %s: %ld hits with one link, %ld with a link per probe\n",
-			       __func__, na[i], ha[i], hb[j]);
+		other = i < ca ? hits_of(name, nb, hb, cb) : hits_of(name, na, ha, ca);
+		if (!ASSERT_LE(labs(own - other), d, name))
+			printf("%s: %s: %ld hits in %s, %ld in the other\n", __func__, name, own,
+			       i < ca ? "one link" : "a link per probe", other);
 	}
 }
 
@@ -508,12 +528,18 @@ static void list_counts(const char *path, int *probes, int *sites)
 }
 
 /* What a `java -Xint -version` does the same number of times in each run:
- * load and initialize classes, call JNI; not what depends on its threads'
- * timing (safepoints, VM operations, thread starts).
+ * call JNI; and load and initialize classes, but for the odd class that a
+ * service thread initializes in one run and not in another (seen: 843
+ * against 844 initializations).  What depends on its threads' timing
+ * (safepoints, VM operations, thread starts) is left out.
  */
-static bool jvm_deterministic(const char *probe)
+static long jvm_slack(const char *probe, long hits)
 {
-	return !strncmp(probe, "hotspot:class__", 15) || !strncmp(probe, "hotspot_jni:", 12);
+	if (!strncmp(probe, "hotspot_jni:", 12))
+		return 0;
+	if (!strncmp(probe, "hotspot:class__", 15))
+		return hits / 100 + 1;
+	return -1;
 }
 
 /* Debian's libjvm.so: all its probes in one link, attach data mode; `java
@@ -542,7 +568,7 @@ static void subtest_libjvm(void)
 	check_mode(one->err, false, 1);
 	check_mode(per->err, false, probes);
 	ASSERT_OK_PTR(strstr(one->err, "openjdk version \"17"), "java_ran");
-	compare_counts(one->out, per->out, jvm_deterministic);
+	compare_counts(one->out, per->out, jvm_slack);
 out:
 	free(one);
 	free(per);
