@@ -28,7 +28,7 @@ MAKEFLAGS += --no-print-directory
 endif
 
 .PHONY: help deps tree config kernel libbpf bpftool selftests selftests-usdt usdt test run bench bench-save \
-	regress regress-save vm-shell export tree-reset checkpatch clean
+	test-debug test-debug-save gate vm-shell export tree-reset checkpatch clean
 
 help:
 	@sed -n 's/^##//p' $(MAKEFILE_LIST)
@@ -94,6 +94,28 @@ test: selftests selftests-usdt usdt
 run: selftests selftests-usdt usdt
 	$(Q)VERBOSE_TESTS=1 selftests/run.sh $(T)
 
+## test-debug  make test's tests of the patched kernel on a debug kernel (KASAN, lockdep,
+##             kmemleak, KFENCE) + the fuzzer's long run, all in build/debug/ (README: time)
+DBUILD	:= $(BUILD)/debug
+DEBUG_CONFIG := $(TOP)/Kconfig.fragment $(TOP)/kernel/Kconfig.debug
+test-debug: tree
+	$(Q)mkdir -p $(DBUILD) && date +%s >$(DBUILD)/started
+	$(Q)kernel/worktree.sh attach-data $(DBUILD)/linux
+	$(Q)ATTACH_DATA_KSRC=$(DBUILD)/linux KCONFIG_FRAGMENTS="$(DEBUG_CONFIG)" kernel/config.sh
+	$(Q)ATTACH_DATA_KSRC=$(DBUILD)/linux COLD_TIME="~35 min" JOBS=$(JOBS) kernel/build.sh
+	$(Q)$(call build_libbpf,$(DBUILD)/linux,$(DBUILD)/libbpf)
+	$(Q)$(call build_bpftool,$(DBUILD)/linux,$(DBUILD)/bpftool)
+	$(Q)$(MAKE) -C selftests -j$(JOBS) BUILD=$(DBUILD) KSRC=$(DBUILD)/linux
+	$(Q)$(MAKE) -C tools/usdt BUILD=$(DBUILD) KSRC=$(DBUILD)/linux
+	$(Q)BUILD=$(DBUILD) selftests/run.sh --debug $(T)
+
+## test-debug-save keep build/debug's record as the reference (selftests/debug-results/)
+test-debug-save:
+	$(Q)test -f $(DBUILD)/results/summary.md || { echo "no $(DBUILD)/results/summary.md: make test-debug first" >&2; exit 1; }
+	$(Q)rm -rf selftests/debug-results && mkdir -p selftests/debug-results
+	$(Q)cp $(DBUILD)/results/summary.md $(DBUILD)/results/results.txt selftests/debug-results/
+	$(Q)echo "  SAVED   selftests/debug-results/ (commit it)"
+
 ## bench       all benchmarks in the VM (~2.5 min + build), tables + CSV + PNG in build/bench/
 bench: kernel libbpf bpftool
 	$(Q)$(MAKE) -C selftests BUILD=$(BUILD) KSRC=$(KSRC) $(BUILD)/selftests/vmlinux.h
@@ -107,20 +129,11 @@ bench-save:
 	$(Q)cp $(BUILD)/bench/summary.md $(BUILD)/bench/*.csv $(BUILD)/bench/*.png tools/bench/results/
 	$(Q)echo "  SAVED   tools/bench/results/ (commit it)"
 
-## regress     A/B gate: the tree's suites on the unpatched and the patched kernel (BPF CI's
-##             config, KASAN, lockdep, kmemleak) + the fuzzer's long run; hours, see README
-regress: selftests
-	$(Q)JOBS=$(JOBS) selftests/regress.sh
-
-## regress-save keep build/regress's result as the reference (selftests/regress-results/)
-regress-save:
-	$(Q)test -f $(BUILD)/regress/summary.md || { echo "no build/regress/summary.md: make regress first" >&2; exit 1; }
-	$(Q)rm -rf selftests/regress-results && mkdir -p selftests/regress-results
-	$(Q)cp $(BUILD)/regress/summary.md selftests/regress-results/
-	$(Q)for s in base patched; do cp -r $(BUILD)/regress/$$s selftests/regress-results/$$s; done
-	$(Q)rm -f selftests/regress-results/*/*/*.started
-	$(Q)xz -9 selftests/regress-results/*/*/serial.*.log
-	$(Q)echo "  SAVED   selftests/regress-results/ (commit it; gate-diff.py can read it again)"
+## gate        the A/B: the tree's suites on the patched kernel, then what did not pass there
+##             on the unpatched base (BPF CI's config); each unit committed to
+##             selftests/gate/results/ as it completes; resumes (README, "The gate")
+gate: tree
+	$(Q)JOBS=$(JOBS) selftests/gate/run.sh
 
 ## vm-shell    interactive shell in the guest (exit or Ctrl-D to leave)
 vm-shell: kernel

@@ -10,9 +10,17 @@
 #   selftests/run.sh [GLOB[/GLOB][,...]]     only the matching tests (test_progs
 #                                             -a); a stock kernel's name (e.g.
 #                                             stock-6.1) runs its tests
+#   selftests/run.sh --debug [GLOB...]       make test-debug: the same tests on
+#                                             the debug kernel (BUILD=build/debug:
+#                                             KASAN, lockdep, kmemleak, KFENCE),
+#                                             patched kernel only, the fuzzer's
+#                                             long run, a kmemleak check per
+#                                             guest; summary.md for the record
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
+debug=0
+[ "${1:-}" != --debug ] || { debug=1; shift; }
 filter=${1:-}
 RES=$BUILD/results
 LISTS=$TOP/selftests/lists
@@ -35,8 +43,10 @@ result() {	# result VERDICT NAME
 	printf '%s %s\n' "$1" "$2" | tee -a "$RES/results.txt"
 }
 
-# Host-side tests: each script is one test, named after it.
+# Host-side tests: each script is one test, named after it (not with
+# --debug: they do not boot a kernel).
 for t in "$TOP"/selftests/host/*.sh; do
+	[ $debug = 0 ] || break
 	name=$(basename "$t" .sh)
 	matches "$name" || continue
 	if "$t" >"$RES/$name.log" 2>&1; then
@@ -62,13 +72,15 @@ vm_tests() {
 	[ -z "${VERBOSE_TESTS:-}" ] || tpopts+=(-v)
 	# The fuzzer's settings (ATTACH_DATA_FUZZ_SEED, _CALLS, ...), if set
 	# here, go to the guest, which has none of this environment.
-	local v fuzzenv=()
+	local v fuzzenv=() wrap=()
 	for v in ${!ATTACH_DATA_FUZZ_@}; do fuzzenv+=("$v=${!v}"); done
+	# The debug kernel: test_progs between two kmemleak checks.
+	[ $debug = 0 ] || { wrap=("$TOP/vm/kmemleak.sh" "$RES/$name.kmemleak" --); rm -f "$RES/$name.kmemleak"; }
 	set +e
 	# From test_progs' directory: the USDT tests trace ./test_progs and
 	# ./urandom_read.
 	(cd "${TPDIR:-$BUILD/selftests}" && "$TOP/vm/run.sh" -l "$RES/$name.serial.log" "${vmopts[@]}" -- \
-		env USDT_EXPECT_MODE="$mode" "${fuzzenv[@]}" ./test_progs "${tpopts[@]}" \
+		"${wrap[@]}" env USDT_EXPECT_MODE="$mode" "${fuzzenv[@]}" ./test_progs "${tpopts[@]}" \
 		--json-summary="$RES/$name.json") >"$RES/$name.vm.log" 2>&1
 	rc=$?
 	set -e
@@ -84,11 +96,26 @@ vm_tests() {
 	99)  result FAIL "${label}kernel_log_clean($name)" ;;
 	*)   result FAIL "${label}vm_run($name, exit $rc, see $RES/$name.vm.log)" ;;
 	esac
+	[ $debug = 1 ] || return 0
+	if [ ! -f "$RES/$name.kmemleak" ]; then
+		result FAIL "${label}kmemleak_clean($name, no scan: $RES/$name.vm.log)"
+	elif grep -q '^unreferenced object' "$RES/$name.kmemleak"; then
+		result FAIL "${label}kmemleak_clean($name)"
+		sed 's/^/    | /' "$RES/$name.kmemleak" | head -n 200
+	else
+		result PASS "${label}kmemleak_clean($name)"
+	fi
 }
 
 # The patched kernel.  KFENCE samples an allocation every millisecond: a
 # use-after-free of attach data in the lifetime tests is then caught.
 patched=(-p kfence.sample_interval=1)
+# The debug kernel: KASAN's shadow and kmemleak's pool need memory, and
+# everything runs 3-5 times slower; the fuzzer makes its long run.
+if [ $debug = 1 ]; then
+	patched+=(-m 3072 -t 7200)
+	export ATTACH_DATA_FUZZ_CALLS=${ATTACH_DATA_FUZZ_CALLS:-100000}
+fi
 
 # Debian's unmodified kernels (STOCK_KERNELS, kernel/source.conf), twice:
 # the same test binary as on the patched kernel, whose libbpf must fall back
@@ -99,6 +126,7 @@ patched=(-p kfence.sample_interval=1)
 # Stock 7.3 is the base the series apply to, as Debian builds it.
 stock_tests() {
 	local k mode dir deny
+	[ $debug = 0 ] || return 0
 	for k in "${STOCK_KERNELS[@]}"; do
 		matches "$k" || continue
 		case $k in
@@ -117,16 +145,49 @@ stock_tests() {
 	done
 }
 
+# make test-debug's record (make test-debug-save keeps it): what ran, on
+# what, how long, the counts, the fuzzer's calls and errnos, the checks.
+debug_summary() {
+	local t0 now f
+	t0=$(cat "$BUILD/started" 2>/dev/null || echo "")
+	now=$(date +%s)
+	echo "# Debug run (make test-debug)"
+	echo
+	echo "- project: $(git -C "$TOP" log -1 --format='%h %s')$(git -C "$TOP" diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
+	echo "- kernel: $(git -C "$KSRC" log -1 --format='%h %s'), $(git -C "$KSRC" rev-list --count base..HEAD) commits on Debian's $SRC_PKG $SRC_VERSION"
+	echo "- config: tinyconfig + Kconfig.fragment + kernel/Kconfig.debug (generic KASAN with KASAN_VMALLOC, PROVE_LOCKING, PROVE_RCU, DEBUG_ATOMIC_SLEEP, KMEMLEAK, KFENCE sampled every 1 ms)"
+	echo "- date: $(date -u +%F), on $(nproc) cores; QEMU TCG"
+	[ -z "$t0" ] || echo "- time: $(( (now - t0) / 60 )) min $(( (now - t0) % 60 )) s from the start of make test-debug (builds included)"
+	for f in "$RES"/*.vm.log; do
+		echo "- guest $(basename "$f" .vm.log): $(sed -n 's/^ *VM *done in \([0-9.]*s\).*/\1/p' "$f" | tail -n1)"
+	done
+	echo
+	echo "Results: $(grep -c '^PASS ' "$RES/results.txt") passed, $(grep -c '^FAIL ' "$RES/results.txt") failed, $(grep -c '^SKIP ' "$RES/results.txt") skipped; every splat check (kernel_log_clean) and kmemleak check (kmemleak_clean):"
+	echo
+	grep -E '^(PASS|FAIL) .*(kernel_log_clean|kmemleak_clean|vm_run)' "$RES/results.txt" | sed 's/^/    /'
+	echo
+	echo "The fuzzer's long run (calls per subtest, by errno):"
+	echo
+	grep -h '^fuzz ' "$RES/fuzz.vm.log" 2>/dev/null | sed 's/^/    /'
+	echo
+	echo "Failed: $(grep '^FAIL ' "$RES/results.txt" | cut -d' ' -f2- | paste -sd' ' || true)"
+}
+
 # Unfiltered, the tests run in two guests at once, one per host core (each
 # guest is single-threaded TCG): the USDT tests and the tree's verifier_*
 # tests; and all the others followed by the stock kernels' runs, printed
 # when both are done.
+# With --debug, the fuzzer's long run is a third run, after the USDT and
+# verifier tests (the shorter of the two under the debug kernel).
 if [ -z "$filter" ]; then
-	{ vm_tests others "" attach_data "${patched[@]}" -- -d 'usdt*,verifier_*' \
+	nofuzz=()
+	[ $debug = 0 ] || nofuzz=(-d attach_data_fuzz)
+	{ vm_tests others "" attach_data "${patched[@]}" -- -d 'usdt*,verifier_*' "${nofuzz[@]}" \
 		-d@"$LISTS/patched.deny"
 	  stock_tests; } >"$RES/others.out" 2>&1 &
 	vm_tests usdt-verifier "" attach_data "${patched[@]}" -- -a 'usdt*,verifier_*' \
 		-d@"$LISTS/patched.deny"
+	[ $debug = 0 ] || vm_tests fuzz "" attach_data "${patched[@]}" -- -a attach_data_fuzz
 	wait $!
 	cat "$RES/others.out"
 else
@@ -145,6 +206,7 @@ fi
 pass=$(grep -c '^PASS ' "$RES/results.txt" || true)
 fail=$(grep -c '^FAIL ' "$RES/results.txt" || true)
 skip=$(grep -c '^SKIP ' "$RES/results.txt" || true)
+[ $debug = 0 ] || debug_summary >"$RES/summary.md"
 echo "results: $RES/results.txt; serial logs: $RES/*.serial.log"
 [ "$skip" = 0 ] || echo "$skip skipped (SKIP lines above: the kernel or the test's setup lacks a feature)"
 echo "$pass passed, $fail failed"

@@ -1,27 +1,28 @@
 #!/usr/bin/env bash
-# The test binaries of the regression gate, built once from the patched gate
-# tree as BPF CI builds them (make -C tools/testing/selftests/bpf): test_progs,
+# The gate's test binaries, built once from the patched gate tree as BPF CI
+# builds them (make -C tools/testing/selftests/bpf): test_progs,
 # test_progs-no_alu32, test_progs-cpuv4, test_verifier, test_maps and what
 # they load or exec, into build/gate/selftests.  The test modules
-# (bpf_testmod.ko, ...) are built against each kernel, and each kernel gets
-# a run directory, build/gate/run-SIDE: the same binaries (a tree of
+# (bpf_testmod.ko, ...) are built against each kernel of SIDE..., and each
+# gets a run directory, build/gate/run-SIDE: the same binaries (a tree of
 # symlinks) with that kernel's modules.
+#
+#   selftests/gate/build.sh SIDE...        SIDE: patched, base
 set -euo pipefail
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../../lib.sh"
 
 GATE=$BUILD/gate
 out=$GATE/selftests
 st() { echo "$GATE/$1/tools/testing/selftests/bpf"; }
 jobs=${JOBS:-$(nproc)}
-for side in patched base; do
+for side in "$@"; do
 	[ -f "$GATE/$side/vmlinux" ] && [ -f "$GATE/$side/Module.symvers" ] ||
-		die "no gate kernel in build/gate/$side (kernel/gate.sh)"
+		die "no gate kernel in build/gate/$side (selftests/gate/kernels.sh)"
 done
 
 # BPF_STRICT_BUILD=0: a BPF object that does not build is skipped (its tests
-# then report "not built" on both kernels, which the gate counts as a
-# failure the DENYLIST must name) instead of stopping the build; the log
-# lists them.  libarena's objects get no -mcpu from its Makefile: clang-19's
+# then report "not built" on both kernels, a failure on both in the gate's
+# summary) instead of stopping the build; the log lists them.  libarena's objects get no -mcpu from its Makefile: clang-19's
 # default (v1) has no atomics, and its test_buddy needs v4's signed
 # division; v4 comes first here, and the main objects' own -mcpu (later on
 # the command line) overrides it.
@@ -40,7 +41,7 @@ skipped=$(grep -c 'SKIP-BPF' "$log" || true)
 say BUILD "tree selftests done in $(( $(date +%s) - t0 )) s; $skipped BPF objects skipped: $log"
 
 # Each kernel's modules, from its own tree, and its run directory.
-for side in patched base; do
+for side in "$@"; do
 	say MOD "test_kmods for build/gate/$side"
 	quiet make -C "$GATE/$side" -j"$jobs" M="$(st "$side")/test_kmods" modules
 	run=$GATE/run-$side

@@ -1,0 +1,410 @@
+#!/usr/bin/env python3
+"""The gate: the tree's own suites on the patched and the unpatched kernel
+(the A/B), its plan, its record and its verdict.  selftests/gate/run.sh
+(make gate) boots the guests; everything it decides comes from here.
+
+  gate.py identity                  what the results are results of (16 hex)
+  gate.py units SIDE                SIDE's units still to run, one per line
+  gate.py args SIDE UNIT            the guest command of UNIT, one word a line
+  gate.py summary                   summary.md on stdout; exit 0 when complete
+                                    with 0 regressions, 1 on a problem, 2 when
+                                    units remain
+
+Paths come from the environment: GATE_RESULTS (the committed record,
+selftests/gate/results), GATE_TESTS_H (the patched tree's
+prog_tests/tests.h: the default flavour's tests, in test_progs' order;
+GATE_RESULTS/tests keeps their names, for a machine without the tree).
+
+Units.  patched: test_progs@J for J < SLICES, every SLICES-th test of
+tests.h (by position) except those in selftests/gate/alone; test_progs@NAME
+for each test there (alone: it may crash the guest or take long);
+test_progs-no_alu32@J and test_progs-cpuv4@J for J < FLAVOUR_SLICES, of the
+verifier_* tests and the series-related ones (selftests/Makefile's
+TREE_TESTS), every FLAVOUR_SLICES-th; test_verifier; test_maps.  base: a unit
+of the same name for each patched unit that is done and has a test that did
+not pass (or has no result): test_progs units run exactly those tests,
+test_verifier and test_maps run whole.  A test that passes on patched
+cannot be a regression.
+
+The record of a unit (GATE_RESULTS/SIDE/UNIT.*): args (the command it ran),
+rc (the guest's exit code, "timeout" or "died"), secs, log.xz (the output),
+json.xz (test_progs' --json-summary), splat (vm/splat.sh's quote, only if
+the serial log had one).  A unit whose args differ from the plan's is run
+again.
+
+Verdicts.  Every test and subtest gets a result per kernel: test_progs'
+from its output, checked against its JSON and exit code
+(selftests/tp-results.py --strict); test_verifier's per "#N/u|p" block,
+checked against its Summary line; test_maps' from its exit code.  The gate
+fails on a regression (passes on base; fails, skips or is missing on
+patched), a test with a result on neither kernel, a unit whose output,
+JSON and exit code disagree, a splat on either kernel; it lists what fails
+on both (not a regression, each shown with its base result).
+"""
+import hashlib
+import json
+import lzma
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(os.path.dirname(HERE))
+# The plan's shape (GATE_SLICES and GATE_FLAVOUR_SLICES override it: the
+# host test's small made-up runs).
+SLICES = int(os.environ.get('GATE_SLICES', 24))		  # default flavour: ~30 tests a unit
+FLAVOUR_SLICES = int(os.environ.get('GATE_FLAVOUR_SLICES', 4))  # no_alu32, cpuv4
+WATCHDOG = 600			# test_progs -w: a test's time limit, s
+ALONE_WATCHDOG = 3600		# ... for the tests selftests/gate/alone names
+FLAVOURS = ('test_progs-no_alu32', 'test_progs-cpuv4')
+NOT_PASS = ('FAIL', 'SKIP', 'MISSING', 'CRASH')
+
+TV_START = re.compile(r'^#(\d+)/([up]) ')
+TV_OK = re.compile(r' (?:\d+ cases )?OK(?: \(NOTE: [^)]*\))?$')
+TV_SKIP = re.compile(r'(?:^| )SKIP(?: \([^)]*\))?$')
+TV_SUMMARY = re.compile(r'^Summary: (\d+) PASSED, (\d+) SKIPPED, (\d+) FAILED$')
+
+
+def env(name, default=None):
+    v = os.environ.get(name, default)
+    if v is None:
+        sys.exit(f'gate.py: {name} is not set')
+    return v
+
+
+def read(path, default=None):
+    try:
+        if path.endswith('.xz'):
+            with lzma.open(path, 'rt', errors='replace') as f:
+                return f.read()
+        with open(path, errors='replace') as f:
+            return f.read()
+    except OSError:
+        return default
+
+
+def listfile(path):
+    """A list file's entries: one a line, '#' starts a comment."""
+    return [l.split('#', 1)[0].strip() for l in (read(path, '') or '').splitlines()
+            if l.split('#', 1)[0].strip()]
+
+
+# ---------------------------------------------------------------- the plan
+
+def identity():
+    """What the results are results of: the source trees of both kernels
+    (git's tree hashes of build/linux's HEAD and base: the series' code,
+    not its commit messages or cover letters), the config, the test
+    limits.  Nothing of one machine's build."""
+    ksrc = os.environ.get('GATE_KSRC', os.path.join(TOP, 'build', 'linux'))
+    p = subprocess.run(['git', '-C', ksrc, 'rev-parse', 'HEAD^{tree}', 'base^{tree}'],
+                       capture_output=True, text=True)
+    if p.returncode:
+        sys.exit(f'gate.py: no kernel tree with a base commit at {ksrc} (make tree)')
+    h = hashlib.sha256(p.stdout.encode())
+    for rel in ('Kconfig.fragment', 'selftests/gate/Kconfig'):
+        with open(os.path.join(TOP, rel), 'rb') as f:
+            h.update(rel.encode() + b'\0' + f.read())
+    h.update(f'watchdog={WATCHDOG},{ALONE_WATCHDOG}'.encode())
+    return h.hexdigest()[:16]
+
+
+def tests_h():
+    kept = os.path.join(env('GATE_RESULTS'), 'tests')
+    h = os.environ.get('GATE_TESTS_H')
+    names = re.findall(r'^DEFINE_TEST\((\w+)\)$', read(h, '') or '', re.M) if h else []
+    if names:
+        if read(kept) != '\n'.join(names) + '\n':
+            os.makedirs(env('GATE_RESULTS'), exist_ok=True)
+            with open(kept, 'w') as f:
+                f.write('\n'.join(names) + '\n')
+        return names
+    names = listfile(kept)
+    if not names:
+        sys.exit(f'gate.py: no DEFINE_TEST in {h} and no {kept}')
+    return names
+
+
+def series_tests():
+    """selftests/Makefile's TREE_TESTS of the attach-data build."""
+    mk = read(os.path.join(TOP, 'selftests/Makefile'), '')
+    m = re.search(r'^else\n# The tree.s tests built.*?^TREE_TESTS := ((?:.*\\\n)*.*)$', mk,
+                  re.M | re.S)
+    if not m:
+        sys.exit('gate.py: no TREE_TESTS in selftests/Makefile')
+    return m.group(1).replace('\\\n', ' ').split()
+
+
+def plan():
+    """{unit: selection} of patched: a list of test names (test_progs
+    flavours) or None (a whole suite)."""
+    tests = tests_h()
+    alone = listfile(os.environ.get('GATE_ALONE', os.path.join(HERE, 'alone')))
+    for a in alone:
+        if a not in tests:
+            sys.exit(f'gate.py: selftests/gate/alone names {a}, which tests.h does not have')
+    rest = [t for t in tests if t not in alone]
+    units = {}
+    for j in range(SLICES):
+        units[f'test_progs@{j}'] = rest[j::SLICES]
+    for a in alone:
+        units[f'test_progs@{a}'] = [a]
+    series = set(series_tests())
+    few = [t for t in tests if t.startswith('verifier_') or t in series]
+    for fl in FLAVOURS:
+        for j in range(FLAVOUR_SLICES):
+            units[f'{fl}@{j}'] = few[j::FLAVOUR_SLICES]
+    units['test_verifier'] = None
+    units['test_maps'] = None
+    return {u: sel for u, sel in units.items() if sel != []}
+
+
+def args_of(side, unit, units=None):
+    """The guest command of UNIT on SIDE, or None when SIDE has no such
+    unit (yet)."""
+    units = units if units is not None else plan()
+    if unit not in units:
+        return None
+    suite = unit.split('@')[0]
+    if suite in ('test_verifier', 'test_maps'):
+        if side == 'base' and (not done('patched', unit) or
+                               not not_passed(side_results('patched', unit))):
+            return None
+        # Line-buffered: stderr must not split a result line.
+        return ['stdbuf', '-oL', '-eL', f'./{suite}']
+    sel = units[unit]
+    if side == 'base':
+        if not done('patched', unit):
+            return None
+        res = side_results('patched', unit)
+        sel = [t for t in sel if not passed(res, t)]
+        if not sel:
+            return None
+    # Relative to the guest's run directory, build/gate/run-SIDE-K: the
+    # record holds no path of one machine.
+    json_out = f'../out/{side}/{unit}.json'
+    wd = ALONE_WATCHDOG if unit.split('@')[1] in units[unit] else WATCHDOG
+    return [f'./{suite}', '-w', str(wd), '-a', ','.join(sel), '-J', json_out]
+
+
+def units_left(side):
+    units = plan()
+    left = []
+    for u in units:
+        a = args_of(side, u, units)
+        if a is not None and (not done(side, u) or record(side, u, 'args') != '\n'.join(a) + '\n'):
+            left.append(u)
+    return left
+
+
+# -------------------------------------------------------------- the record
+
+def rpath(side, unit, what):
+    return os.path.join(env('GATE_RESULTS'), side, f'{unit}.{what}')
+
+
+def record(side, unit, what, default=None):
+    return read(rpath(side, unit, what), default)
+
+
+def done(side, unit):
+    return os.path.exists(rpath(side, unit, 'rc'))
+
+
+def test_progs_results(side, unit):
+    """{name: verdict} (tests under TEST, subtests under TEST/SUB) and
+    whether output, JSON and exit code agree."""
+    rc = (record(side, unit, 'rc', '') or '').strip()
+    with tempfile.TemporaryDirectory() as tmp:
+        log, js = os.path.join(tmp, 'log'), os.path.join(tmp, 'json')
+        with open(log, 'w') as f:
+            f.write(record(side, unit, 'log.xz', '') or '')
+        text = record(side, unit, 'json.xz')
+        if text is not None:
+            with open(js, 'w') as f:
+                f.write(text)
+        p = subprocess.run([os.path.join(os.path.dirname(HERE), 'tp-results.py'), '--strict',
+                            '--rc', rc, '', log, js], capture_output=True, text=True)
+    res = {}
+    for line in p.stdout.splitlines():
+        verdict, name = line.split(' ', 1)
+        if not name.startswith('json_summary'):
+            res[name] = 'FAIL' if verdict == 'SUBFAIL' else verdict
+    return res, p.returncode == 0
+
+
+def test_verifier_results(side, unit):
+    """{'#N/m': verdict}: a block is PASS if its first line ends in OK,
+    SKIP if it ends in SKIP (or its second line is a SKIP), FAIL otherwise,
+    whatever else it prints; the counts must be the Summary line's."""
+    blocks, cur, summary = {}, None, None
+    for line in (record(side, unit, 'log.xz', '') or '').splitlines():
+        m = TV_START.match(line)
+        if m:
+            cur = f'#{m.group(1)}/{m.group(2)}'
+            blocks[cur] = [line]
+            continue
+        s = TV_SUMMARY.match(line)
+        if s:
+            summary = tuple(int(x) for x in s.groups())
+            cur = None
+        elif cur:
+            blocks[cur].append(line)
+    res = {}
+    for key, lines in blocks.items():
+        first = lines[0].rstrip()
+        rest = [l for l in lines[1:] if l.strip()]
+        if TV_OK.search(first) and not any('FAIL' in l for l in rest):
+            res[key] = 'PASS'
+        elif (TV_SKIP.search(first) or (rest and TV_SKIP.search(rest[0].rstrip()))) and \
+                not any('FAIL' in l for l in rest):
+            res[key] = 'SKIP'
+        else:
+            res[key] = 'FAIL'
+    counts = tuple(sum(1 for v in res.values() if v == k) for k in ('PASS', 'SKIP', 'FAIL'))
+    return res, summary is not None and summary == counts
+
+
+def unit_results(side, unit):
+    """(results, consistent): the unit's verdicts, and whether its output
+    and its own counts agree.  A unit the guest died in is not."""
+    suite = unit.split('@')[0]
+    if suite == 'test_verifier':
+        res, ok = test_verifier_results(side, unit)
+    elif suite == 'test_maps':
+        rc = (record(side, unit, 'rc', '') or '').strip()
+        res, ok = {'test_maps': 'PASS' if rc == '0' else 'FAIL'}, True
+    else:
+        res, ok = test_progs_results(side, unit)
+    return res, ok
+
+
+def side_results(side, unit):
+    return unit_results(side, unit)[0] if done(side, unit) else {}
+
+
+def passed(res, test):
+    """TEST passed: its own verdict and every subtest's are PASS."""
+    return res.get(test) == 'PASS' and all(v == 'PASS' for n, v in res.items()
+                                           if n.startswith(test + '/'))
+
+
+def not_passed(res):
+    """The tests (whole: test_progs runs them whole) with a subtest or
+    their own verdict other than PASS, in order."""
+    out = []
+    for name, v in res.items():
+        t = name.split('/')[0]
+        if v != 'PASS' and t not in out:
+            out.append(t)
+    return out
+
+
+# ------------------------------------------------------------- the verdict
+
+def summary():
+    units = plan()
+    problems, both, left = [], [], []
+    rows = []
+    ident = read(os.path.join(env('GATE_RESULTS'), 'identity'), '').strip()
+    for unit, sel in units.items():
+        suite = unit.split('@')[0]
+        if not done('patched', unit):
+            left.append(f'patched {unit}')
+            continue
+        rp, okp = unit_results('patched', unit)
+        rcp = record('patched', unit, 'rc', '').strip()
+        if not okp and rcp not in ('died', 'timeout'):
+            problems.append(f'{unit} on patched: output, JSON and exit code disagree')
+        # What patched should have run and has no result for.
+        if sel is not None:
+            for t in sel:
+                if not any(n == t or n.startswith(t + '/') for n in rp):
+                    rp[t] = 'MISSING'
+        base_args = args_of('base', unit, units)
+        rb, pending = {}, False
+        if base_args is not None:
+            if not done('base', unit) or record('base', unit, 'args') != '\n'.join(base_args) + '\n':
+                left.append(f'base {unit}')
+                pending = True
+            else:
+                rb, okb = unit_results('base', unit)
+                rcb = record('base', unit, 'rc', '').strip()
+                if not okb and rcb not in ('died', 'timeout'):
+                    problems.append(f'{unit} on base: output, JSON and exit code disagree')
+        for side in ('patched', 'base'):
+            quote = record(side, unit, 'splat')
+            if quote:
+                problems.append(f'a kernel splat on {side} in {unit}:\n\n```\n{quote.rstrip()}\n```')
+            rc = record(side, unit, 'rc', '').strip() if done(side, unit) else ''
+            if rc in ('died', 'timeout'):
+                both.append(f'{unit} on {side}: the guest {"died" if rc == "died" else "timed out"} '
+                            f'(the tests it did not finish have no result there)')
+        reg = 0
+        for name, p in rp.items():
+            if p == 'PASS':
+                continue
+            test = name.split('/')[0]
+            if pending:
+                continue
+            # Base ran the whole test: a subtest it lacks is MISSING there.
+            b = rb.get(name, 'MISSING')
+            full = f'{suite}/{name}' if suite != name else name
+            if b == 'PASS':
+                problems.append(f'regression: {full}: base PASS, patched {p}')
+                reg += 1
+            elif p == 'SKIP' and b == 'SKIP':
+                continue
+            elif p == 'MISSING' and b == 'MISSING':
+                problems.append(f'{full}: no result on either kernel')
+            elif '/' in name or not any(n.startswith(test + '/') for n in rp):
+                both.append(f'{full}: patched {p}, base {b}')
+        n = {k: sum(1 for v in rp.values() if v == k) for k in ('PASS', 'FAIL', 'SKIP', 'MISSING')}
+        rows.append(f'| {unit} | {record("patched", unit, "secs", "?").strip()} s | '
+                    f'{n["PASS"]} / {n["FAIL"]} / {n["SKIP"]} / {n["MISSING"]} | '
+                    f'{"-" if base_args is None else ("pending" if pending else len(rb))} | '
+                    f'{"" if pending or base_args is None else reg} |')
+    print('# The gate: the tree\'s suites, patched kernel vs the unpatched base\n')
+    print(f'Identity {ident or "?"} (gate.py identity: the source trees of the patched '
+          'and the base kernel, Kconfig.fragment, selftests/gate/Kconfig).\n')
+    print(f'{len(units) - sum(1 for u in left if u.startswith("patched"))} of {len(units)} '
+          f'patched units done; {sum(1 for u in left if u.startswith("base"))} base units to run.\n')
+    print('| unit | time | patched: pass / fail / skip / missing | base: results | regressions |')
+    print('|---|---|---|---|---|')
+    print('\n'.join(rows))
+    if both:
+        print(f'\nNot passing on patched, and not passing on base either ({len(both)}):\n')
+        print('\n'.join(f'- {b}' for b in both))
+    if problems:
+        print(f'\n**{len(problems)} problems**:\n')
+        print('\n'.join(f'- {p}' for p in problems))
+    if left:
+        print(f'\n**Incomplete**: {len(left)} units remain: {", ".join(left)}.')
+    if not problems and not left:
+        print('\n**0 regressions**: every unit ran on patched, and on base what did not pass.')
+    return 1 if problems else 2 if left else 0
+
+
+def main():
+    cmd = sys.argv[1] if len(sys.argv) > 1 else ''
+    if cmd == 'identity':
+        print(identity())
+    elif cmd == 'units' and len(sys.argv) == 3:
+        print('\n'.join(units_left(sys.argv[2])))
+    elif cmd == 'args' and len(sys.argv) == 4:
+        a = args_of(sys.argv[2], sys.argv[3])
+        if a is None:
+            return 1
+        print('\n'.join(a))
+    elif cmd == 'summary':
+        return summary()
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The gate's kernels, as git worktrees of build/linux: build/gate/base at
+# the base commit (Debian's tree, unpatched), build/gate/patched at
+# build/linux's HEAD (commit kernel work first).  One config for both:
+# tinyconfig + Kconfig.fragment + the tree's
+# tools/testing/selftests/bpf/{config,config.x86_64,config.vm} (BPF CI's
+# merge, from the patched tree) + selftests/gate/Kconfig; built (bzImage
+# and modules) with one ccache.
+#
+#   selftests/gate/kernels.sh SIDE...      SIDE: patched, base
+set -euo pipefail
+. "$(dirname "$0")/../../lib.sh"
+
+GATE=$BUILD/gate
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache-gate} CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-25G}
+[ -d "$KSRC/.git" ] || die "no kernel tree at $KSRC (make tree)"
+
+# The patched kernel is the series: build/linux's HEAD must be patches/ as
+# applied or exported (lib.sh's record), with no uncommitted change.
+read -r shash srev <"$SERIES_STATE" 2>/dev/null || die "no series state in $KSRC (make tree)"
+[ "$shash" = "$(series_hash)" ] && [ "$srev" = "$(git -C "$KSRC" rev-parse HEAD)" ] ||
+	die "build/linux's HEAD is not patches/ (make tree, or commit and make export)"
+git -C "$KSRC" diff --quiet HEAD -- || die "build/linux has uncommitted changes"
+
+git -C "$KSRC" worktree prune
+for side in "$@"; do
+	case $side in
+	patched) rev=$(git -C "$KSRC" rev-parse HEAD) ;;
+	base) rev=$(git -C "$KSRC" rev-parse base) ;;
+	*) die "kernels.sh: patched or base, not $side" ;;
+	esac
+	wt=$GATE/$side
+	# Moving a worktree to another commit rewrites only the files that differ.
+	if [ ! -e "$wt/.git" ]; then
+		say GIT "worktree ${wt#"$TOP"/} at $(git -C "$KSRC" log -1 --format='%h %s' "$rev") (~1 min)"
+		mkdir -p "$GATE"
+		git -C "$KSRC" worktree add -q -f --detach "$wt" "$rev"
+	elif [ "$(git -C "$wt" rev-parse HEAD)" != "$rev" ]; then
+		say GIT "${wt#"$TOP"/} to $(git -C "$KSRC" log -1 --format='%h %s' "$rev")"
+		git -C "$wt" checkout -q -f --detach "$rev"
+	fi
+	# The config fragments of the patched tree, for both: the series adds
+	# no Kconfig option (kernel/config.sh fails on one that does not stick).
+	st=$KSRC/tools/testing/selftests/bpf
+	ATTACH_DATA_KSRC=$wt KCONFIG_FRAGMENTS="$TOP/Kconfig.fragment $st/config $st/config.x86_64 $st/config.vm $TOP/selftests/gate/Kconfig" \
+		"$TOP/kernel/config.sh"
+	ATTACH_DATA_KSRC=$wt KTARGETS="bzImage modules" COLD_TIME="${GATE_COLD:-~60 min}" \
+		"$TOP/kernel/build.sh"
+done
+if [ -f "$GATE/base/.config" ] && [ -f "$GATE/patched/.config" ]; then
+	diff <(grep -v '^#' "$GATE/base/.config") <(grep -v '^#' "$GATE/patched/.config") >/dev/null ||
+		die "the gate's base and patched .config differ: diff $GATE/{base,patched}/.config"
+fi

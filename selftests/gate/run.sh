@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# make gate: the A/B.  The tree's suites on the patched kernel, then, on the
+# unpatched base, what did not pass on patched; selftests/gate/gate.py
+# plans the units and gives the verdict.  Each unit runs in a guest of its
+# own, two guests side by side (TCG runs a guest on one host core), and its
+# result is committed to selftests/gate/results/ as soon as it is in: work
+# continued on another machine, with the same identity (gate.py identity:
+# the series, the base source, the config), adds to the same record.  A run
+# that is stopped loses only the units in flight.
+#
+# Environment: GATE_BUDGET (s: start no unit after this long; default
+# none), GATE_COMMIT (0: record without committing), GATE_TIMEOUT (a
+# unit's guest, s; 5400).
+set -euo pipefail
+. "$(dirname "$0")/../../lib.sh"
+
+GATE=$BUILD/gate
+RESULTS=$TOP/selftests/gate/results
+export GATE_RESULTS=$RESULTS
+export GATE_TESTS_H=$GATE/patched/tools/testing/selftests/bpf/prog_tests/tests.h
+gate_py=$TOP/selftests/gate/gate.py
+budget=${GATE_BUDGET:-0} timeout=${GATE_TIMEOUT:-5400}
+t_start=$(date +%s)
+
+commit() {	# commit MESSAGE: the record as it is now, summary included
+	(
+		flock 9
+		"$gate_py" summary >"$RESULTS/summary.md" || true
+		[ "${GATE_COMMIT:-1}" = 1 ] || exit 0
+		git -C "$TOP" add -A "$RESULTS"
+		git -C "$TOP" commit -q -m "$1" -- "$RESULTS" || true
+	) 9>"$BUILD/gate.lock"
+}
+
+# The record belongs to one identity; another starts it afresh.
+identity=$("$gate_py" identity)
+if [ "$(cat "$RESULTS/identity" 2>/dev/null)" != "$identity" ]; then
+	[ ! -d "$RESULTS" ] || say GATE "new identity $identity: the record of $(cat "$RESULTS/identity" 2>/dev/null || echo ?) goes"
+	rm -rf "$RESULTS"
+	mkdir -p "$RESULTS"
+	echo "$identity" >"$RESULTS/identity"
+fi
+say GATE "identity $identity, record in ${RESULTS#"$TOP"/}"
+
+"$TOP/kernel/deps.sh" gate
+
+unit() {	# unit SIDE K UNIT: run UNIT in guest K of SIDE, record it
+	local side=$1 k=$2 u=$3 d=$RESULTS/$1 tmp rc t0 cmd
+	mapfile -t cmd < <("$gate_py" args "$side" "$u")
+	tmp=$GATE/out/$side/$u
+	mkdir -p "$GATE/out/$side" "$d"
+	rm -f "$tmp".*
+	# Its own run directory (a tree of symlinks): what a test writes to its
+	# working directory stays with its guest.
+	rm -rf "$GATE/run-$side-$k"
+	cp -as "$GATE/run-$side" "$GATE/run-$side-$k"
+	say VM "$side/$k: $u"
+	t0=$(date +%s)
+	# The command's exit code, written by the guest: none when the guest
+	# died in it (oops=panic) or ran out of time.
+	vrc=0
+	(cd "$GATE/run-$side-$k" && "$TOP/vm/run.sh" -k "$GATE/$side/arch/x86/boot/bzImage" -m 4096 \
+		-t "$timeout" -l "$tmp.serial" -- sh -c '"$@"; echo $? >"$0"' "$tmp.rc" "${cmd[@]}") \
+		>"$tmp.log" 2>&1 || vrc=$?
+	if [ -s "$tmp.rc" ]; then
+		rc=$(cat "$tmp.rc")
+	elif [ $vrc = 124 ]; then
+		rc=timeout
+	else
+		rc=died
+	fi
+	# The record: the command, the exit code, the time, the output, the
+	# JSON; a splat's quote (and the serial log) only when there is one.
+	printf '%s\n' "${cmd[@]}" >"$d/$u.args"
+	echo $(( $(date +%s) - t0 )) >"$d/$u.secs"
+	xz -9 -c "$tmp.log" >"$d/$u.log.xz"
+	rm -f "$d/$u.json.xz" "$d/$u.splat" "$d/$u.serial.xz"
+	[ ! -f "$tmp.json" ] || xz -9 -c "$tmp.json" >"$d/$u.json.xz"
+	if ! "$TOP/vm/splat.sh" "$tmp.serial" >"$d/$u.splat"; then
+		xz -9 -c "$tmp.serial" >"$d/$u.serial.xz"
+	else
+		rm -f "$d/$u.splat"
+	fi
+	echo "$rc" >"$d/$u.rc"
+	commit "gate: $side $u, exit $rc in $(cat "$d/$u.secs") s (identity $identity)"
+	say VM "$side/$k: $u exit $rc in $(cat "$d/$u.secs") s"
+}
+
+worker() {	# worker SIDE K UNIT...: every 2nd unit from the K-th on
+	local side=$1 k=$2 i=0 u
+	shift 2
+	for u in "$@"; do
+		if [ $((i++ % 2)) = "$k" ]; then
+			if [ "$budget" != 0 ] && [ $(( $(date +%s) - t_start )) -ge "$budget" ]; then
+				say GATE "$side/$k: budget of $budget s spent, $u and after it left"
+				return 0
+			fi
+			unit "$side" "$k" "$u"
+		fi
+	done
+}
+
+side() {	# side SIDE: build what SIDE needs, run its units
+	local side=$1 units
+	"$TOP/selftests/gate/kernels.sh" "$side"
+	"$TOP/selftests/gate/build.sh" "$side"
+	mapfile -t units < <("$gate_py" units "$side")
+	say GATE "$side: ${#units[@]} units to run"
+	[ ${#units[@]} != 0 ] || return 0
+	worker "$side" 0 "${units[@]}" &
+	worker "$side" 1 "${units[@]}"
+	wait $!
+}
+
+side patched
+if [ -n "$("$gate_py" units base)" ]; then
+	side base
+fi
+rc=0
+commit "gate: summary (identity $identity)"
+"$gate_py" summary || rc=$?
+case $rc in
+0) say PASS "the gate: 0 regressions (${RESULTS#"$TOP"/}/summary.md)" ;;
+2) say GATE "incomplete: make gate goes on where it stopped (${RESULTS#"$TOP"/}/summary.md)"; exit 2 ;;
+*) die "the gate failed: ${RESULTS#"$TOP"/}/summary.md" ;;
+esac

@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# The gate's plan and verdicts (selftests/gate/gate.py), on made-up
+# records: the units of patched, the base units that what did not pass on
+# patched makes (and only those), a base unit run again when its list
+# changed, a unit run again when the plan changed, an identity without
+# paths; and each way a record must fail the gate -- a regression (a
+# failure, a skip, a test missing, a test failing outside its subtests, a
+# test_verifier block without "FAIL", test_maps' exit code), a test with a
+# result on neither kernel, output that disagrees with its JSON, counts or
+# exit code, a test_verifier log without its summary, a splat -- or leave
+# it incomplete (a base unit still to run), and that a failure on both
+# kernels is listed, not a regression.
+set -euo pipefail
+. "$(dirname "$0")/../../lib.sh"
+
+gate=$TOP/selftests/gate/gate.py
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export GATE_RESULTS=$tmp/r GATE_TESTS_H=$tmp/tests.h GATE_ALONE=$tmp/alone GATE_SLICES=2 GATE_FLAVOUR_SLICES=1
+printf 'DEFINE_TEST(%s)\n' foo baz bar qux quux verifier_x >"$tmp/tests.h"
+echo 'quux	# alone' >"$tmp/alone"
+fails=0
+ok() { echo "ok: $1"; }
+bad() {
+	echo "FAIL: $1"
+	fails=$((fails + 1))
+}
+is() {	# is WHAT GOT WANT
+	if [ "$2" = "$3" ]; then ok "$1"; else bad "$1: got '$2', want '$3'"; fi
+}
+
+rec() {	# rec SIDE UNIT RC LOG [JSON]: a finished unit's record
+	local d=$GATE_RESULTS/$1
+	mkdir -p "$d"
+	"$gate" args "$1" "$2" >"$d/$2.args"
+	echo "$3" >"$d/$2.rc"
+	echo 1 >"$d/$2.secs"
+	printf '%b' "$4" | xz >"$d/$2.log.xz"
+	rm -f "$d/$2.json.xz"
+	[ -z "${5:-}" ] || echo "$5" | xz >"$d/$2.json.xz"
+}
+json() {	# json SUCCESS SUCCESS_SUBTEST SKIPPED FAILED FAILED_SUBTEST RESULTS
+	echo "{\"success\":$1,\"success_subtest\":$2,\"skipped\":$3,\"failed\":$4,\"failed_subtest\":$5,\"results\":[$6]}"
+}
+BAR_FAILS='{"name":"bar","failed":true,"subtests":[{"name":"b","failed":true}]}'
+# test_progs@0 (foo, bar, verifier_x): bar/b as given.
+tp0() {	# tp0 SIDE BAR_B
+	if [ "$2" = OK ]; then
+		rec "$1" test_progs@0 0 '#1 foo:OK\n#3/1 bar/a:OK\n#3/2 bar/b:OK\n#3 bar:OK\n#6 verifier_x:OK\n' \
+			"$(json 3 2 0 0 0 '')"
+	else
+		rec "$1" test_progs@0 1 '#1 foo:OK\n#3/1 bar/a:OK\n#3/2 bar/b:FAIL\n#3 bar:FAIL\n#6 verifier_x:OK\n' \
+			"$(json 2 1 0 1 1 "$BAR_FAILS")"
+	fi
+}
+base_bar() {	# base_bar BAR_B: base's test_progs@0, which runs bar alone
+	if [ "$1" = OK ]; then
+		rec base test_progs@0 0 '#3/1 bar/a:OK\n#3/2 bar/b:OK\n#3 bar:OK\n' "$(json 1 2 0 0 0 '')"
+	else
+		rec base test_progs@0 1 '#3/1 bar/a:OK\n#3/2 bar/b:FAIL\n#3 bar:FAIL\n' \
+			"$(json 0 1 0 1 1 "$BAR_FAILS")"
+	fi
+}
+summary() {	# summary EXPECT-RC [TEXT]: the verdict, its exit code and text
+	local rc=0
+	"$gate" summary >"$tmp/out" || rc=$?
+	[ "$rc" = "$1" ] || { cat "$tmp/out"; return 1; }
+	[ -z "${2:-}" ] || grep -qF -- "$2" "$tmp/out" || { cat "$tmp/out"; return 1; }
+}
+check() {	# check WHAT RC TEXT
+	if summary "$2" "$3"; then ok "$1"; else bad "$1"; fi
+}
+
+is "the units of patched" "$("$gate" units patched | paste -sd' ')" \
+	'test_progs@0 test_progs@1 test_progs@quux test_progs-no_alu32@0 test_progs-cpuv4@0 test_verifier test_maps'
+is "a slice runs its tests by name, its JSON relative to the run directory" \
+	"$("$gate" args patched test_progs@1 | paste -sd' ')" './test_progs -w 600 -a baz,qux -J ../out/patched/test_progs@1.json'
+is "an alone test has a unit and a longer watchdog" "$("$gate" args patched test_progs@quux | paste -sd' ')" \
+	'./test_progs -w 3600 -a quux -J ../out/patched/test_progs@quux.json'
+is "the other flavours run the verifier and series tests" \
+	"$("$gate" args patched test_progs-cpuv4@0 | sed -n 5p)" verifier_x
+is "the identity holds no path" "$("$gate" identity)" "$(cd / && "$gate" identity)"
+
+tp0 patched FAIL
+rec patched test_progs@1 0 '#2 baz:OK\n#4 qux:SKIP\n' "$(json 2 0 1 0 0 '')"
+rec patched test_progs@quux 0 '#5 quux:OK\n' "$(json 1 0 0 0 0 '')"
+for fl in test_progs-no_alu32 test_progs-cpuv4; do
+	rec patched "$fl@0" 0 '#6 verifier_x:OK\n' "$(json 1 0 0 0 0 '')"
+done
+rec patched test_verifier 1 '#0/p t0 OK\n#1/p t1 FAIL\nSummary: 1 PASSED, 0 SKIPPED, 1 FAILED\n'
+rec patched test_maps 0 ''
+is "patched done: nothing left on patched" "$("$gate" units patched)" ''
+is "base runs what did not pass on patched" "$("$gate" units base | paste -sd' ')" \
+	'test_progs@0 test_progs@1 test_verifier'
+is "... exactly those tests" "$("$gate" args base test_progs@0 | sed -n 5p)/$("$gate" args base test_progs@1 | sed -n 5p)" bar/qux
+is "... test_verifier whole" "$("$gate" args base test_verifier | paste -sd' ')" 'stdbuf -oL -eL ./test_verifier'
+check "base units to run: incomplete" 2 '**Incomplete**: 3 units remain'
+
+base_bar FAIL
+rec base test_progs@1 0 '#4 qux:SKIP\n' "$(json 1 0 1 0 0 '')"
+rec base test_verifier 1 '#0/p t0 OK\n#1/p t1 FAIL\nSummary: 1 PASSED, 0 SKIPPED, 1 FAILED\n'
+check "a failure on both is listed, not a regression" 0 'test_progs/bar/b: patched FAIL, base FAIL'
+check "... and the gate passes" 0 '**0 regressions**'
+
+base_bar OK
+check "a regression fails the gate" 1 'regression: test_progs/bar/b: base PASS, patched FAIL'
+base_bar FAIL
+
+rec patched test_progs-cpuv4@0 1 '#6/1 verifier_x/a:FAIL\n#6 verifier_x:FAIL\n' \
+	"$(json 0 0 0 1 1 '{"name":"verifier_x","failed":true,"subtests":[{"name":"a","failed":true}]}')"
+is "a base unit for another flavour" "$("$gate" units base | paste -sd' ')" test_progs-cpuv4@0
+rec base test_progs-cpuv4@0 0 '#6/1 verifier_x/a:OK\n#6 verifier_x:OK\n' "$(json 1 1 0 0 0 '')"
+check "... a regression there too" 1 'regression: test_progs-cpuv4/verifier_x/a: base PASS, patched FAIL'
+rec patched test_progs-cpuv4@0 0 '#6 verifier_x:OK\n' "$(json 1 0 0 0 0 '')"
+rm "$GATE_RESULTS"/base/test_progs-cpuv4@0.*
+
+rec patched test_progs@1 0 '#2 baz:OK\n#4/1 qux/a:SKIP\n#4 qux:OK (SKIP: 1/1)\n' "$(json 2 0 1 0 0 '')"
+is "a base unit whose list is the same is not run again" "$("$gate" units base)" ''
+rec base test_progs@1 0 '#4/1 qux/a:OK\n#4 qux:OK\n' "$(json 1 1 0 0 0 '')"
+check "a skip where base passed is a regression" 1 'regression: test_progs/qux/a: base PASS, patched SKIP'
+rec patched test_progs@1 0 '#4 qux:SKIP\n' "$(json 1 0 1 0 0 '')"
+is "a base unit whose list changed runs again" "$("$gate" units base)" test_progs@1
+check "... and the gate is incomplete until it has" 2 'base test_progs@1'
+rec base test_progs@1 0 '#2 baz:OK\n#4 qux:SKIP\n' "$(json 2 0 1 0 0 '')"
+check "a test missing on patched is a regression" 1 'regression: test_progs/baz: base PASS, patched MISSING'
+rec base test_progs@1 0 '#4 qux:SKIP\n' "$(json 1 0 1 0 0 '')"
+check "a test with a result on neither kernel fails the gate" 1 'test_progs/baz: no result on either kernel'
+rec patched test_progs@1 0 '#2 baz:OK\n#4 qux:SKIP\n' "$(json 2 0 1 0 0 '')"
+rec base test_progs@1 0 '#4 qux:SKIP\n' "$(json 1 0 1 0 0 '')"
+
+rec patched test_progs@0 1 '#1 foo:OK\n#3/1 bar/a:OK\n#3/2 bar/b:OK\n#3 bar:FAIL\n#6 verifier_x:OK\n' \
+	"$(json 2 2 0 1 0 '{"name":"bar","failed":true,"subtests":[]}')"
+base_bar OK
+check "a test failing outside its subtests is a regression" 1 'regression: test_progs/bar: base PASS, patched FAIL'
+tp0 patched FAIL
+base_bar FAIL
+
+rec patched test_verifier 1 '#0/p t0 \nFailed to load BTF spec: -22\n#1/p t1 FAIL\nSummary: 0 PASSED, 0 SKIPPED, 2 FAILED\n'
+check "a test_verifier failure without \"FAIL\" is a regression" 1 \
+	'regression: test_verifier/#0/p: base PASS, patched FAIL'
+rec patched test_verifier 1 '#0/p t0 OK\n#1/p t1 FAIL\n'
+check "a test_verifier log without its summary fails the gate" 1 \
+	'test_verifier on patched: output, JSON and exit code disagree'
+rec patched test_verifier 1 '#0/p t0 OK\n#1/p t1 FAIL\nSummary: 1 PASSED, 0 SKIPPED, 1 FAILED\n'
+
+rec patched test_maps 1 ''
+rec base test_maps 0 ''
+check "test_maps' exit code is its result" 1 'regression: test_maps: base PASS, patched FAIL'
+rec patched test_maps 0 ''
+rm "$GATE_RESULTS"/base/test_maps.*
+
+rec patched test_progs@quux died '#5/1 quux/a:OK\n' ''
+is "a unit the guest died in: base runs its tests" "$("$gate" units base)" test_progs@quux
+rec base test_progs@quux 0 '#5/1 quux/a:OK\n#5/2 quux/b:OK\n#5 quux:OK\n' "$(json 1 2 0 0 0 '')"
+check "... what it did not finish, passing on base, is a regression" 1 \
+	'regression: test_progs/quux: base PASS, patched MISSING'
+rec patched test_progs@quux 0 '#5 quux:OK\n' "$(json 1 0 0 0 0 '')"
+rm "$GATE_RESULTS"/base/test_progs@quux.*
+
+echo "$(json 3 0 1 0 0 '')" | xz >"$GATE_RESULTS/patched/test_progs@1.json.xz"
+check "a result line missing from the output fails the gate" 1 \
+	'test_progs@1 on patched: output, JSON and exit code disagree'
+echo "$(json 2 0 1 0 0 '')" | xz >"$GATE_RESULTS/patched/test_progs@1.json.xz"
+echo 2 >"$GATE_RESULTS/patched/test_progs@1.rc"
+check "an exit code that disagrees (2: no test ran) fails the gate" 1 \
+	'test_progs@1 on patched: output, JSON and exit code disagree'
+echo 0 >"$GATE_RESULTS/patched/test_progs@1.rc"
+
+printf '  splat 1:\n    | WARNING: CPU: 0 PID: 1 at kernel/bpf/syscall.c:1\n' >"$GATE_RESULTS/base/test_progs@0.splat"
+check "a splat on either kernel fails the gate" 1 'a kernel splat on base in test_progs@0'
+rm "$GATE_RESULTS/base/test_progs@0.splat"
+
+echo './test_progs -a foo' >"$GATE_RESULTS/patched/test_progs@1.args"
+is "a unit whose command the plan changed runs again" "$("$gate" units patched)" test_progs@1
+"$gate" args patched test_progs@1 >"$GATE_RESULTS/patched/test_progs@1.args"
+
+check "all of it back, the gate passes" 0 '**0 regressions**'
+[ $fails = 0 ] || exit 1
