@@ -392,7 +392,8 @@ def main():
     if cmd == 'identity':
         print(identity())
     elif cmd == 'units' and len(sys.argv) == 3:
-        print('\n'.join(units_left(sys.argv[2])))
+        for u in units_left(sys.argv[2]):
+            print(u)
     elif cmd == 'args' and len(sys.argv) == 4:
         a = args_of(sys.argv[2], sys.argv[3])
         if a is None:

@@ -22,13 +22,19 @@ gate_py=$TOP/selftests/gate/gate.py
 budget=${GATE_BUDGET:-0} timeout=${GATE_TIMEOUT:-5400}
 t_start=$(date +%s)
 
-commit() {	# commit MESSAGE: the record as it is now, summary included
+commit() {	# commit MESSAGE [DIR SIDE UNIT]: DIR's record of UNIT in place of
+		# SIDE's, the summary, and a commit of the record as it is now
 	(
 		flock 9
+		if [ -n "${2:-}" ]; then
+			mkdir -p "$RESULTS/$3"
+			rm -f "$RESULTS/$3/$4".*
+			mv -f "$2"/* "$RESULTS/$3/"
+		fi
 		"$gate_py" summary >"$RESULTS/summary.md" || true
 		[ "${GATE_COMMIT:-1}" = 1 ] || exit 0
 		git -C "$TOP" add -A "$RESULTS"
-		git -C "$TOP" commit -q -m "$1" -- "$RESULTS" || true
+		git -C "$TOP" commit -q -m "$1" -- "$RESULTS" >/dev/null || true
 	) 9>"$BUILD/gate.lock"
 }
 
@@ -45,11 +51,11 @@ say GATE "identity $identity, record in ${RESULTS#"$TOP"/}"
 "$TOP/kernel/deps.sh" gate
 
 unit() {	# unit SIDE K UNIT: run UNIT in guest K of SIDE, record it
-	local side=$1 k=$2 u=$3 d=$RESULTS/$1 tmp rc t0 cmd
+	local side=$1 k=$2 u=$3 d=$RESULTS/$1 tmp rc t0 cmd vrc rec
 	mapfile -t cmd < <("$gate_py" args "$side" "$u")
 	tmp=$GATE/out/$side/$u
-	mkdir -p "$GATE/out/$side" "$d"
-	rm -f "$tmp".*
+	mkdir -p "$GATE/out/$side"
+	rm -rf "$tmp".*
 	# Its own run directory (a tree of symlinks): what a test writes to its
 	# working directory stays with its guest.
 	rm -rf "$GATE/run-$side-$k"
@@ -71,18 +77,22 @@ unit() {	# unit SIDE K UNIT: run UNIT in guest K of SIDE, record it
 	fi
 	# The record: the command, the exit code, the time, the output, the
 	# JSON; a splat's quote (and the serial log) only when there is one.
-	printf '%s\n' "${cmd[@]}" >"$d/$u.args"
-	echo $(( $(date +%s) - t0 )) >"$d/$u.secs"
-	xz -9 -c "$tmp.log" >"$d/$u.log.xz"
-	rm -f "$d/$u.json.xz" "$d/$u.splat" "$d/$u.serial.xz"
-	[ ! -f "$tmp.json" ] || xz -9 -c "$tmp.json" >"$d/$u.json.xz"
-	if ! "$TOP/vm/splat.sh" "$tmp.serial" >"$d/$u.splat"; then
-		xz -9 -c "$tmp.serial" >"$d/$u.serial.xz"
+	# Made aside and moved in whole, under the lock: a commit holds whole
+	# units only.
+	rec=$tmp.rec
+	rm -rf "$rec"
+	mkdir -p "$rec"
+	printf '%s\n' "${cmd[@]}" >"$rec/$u.args"
+	echo $(( $(date +%s) - t0 )) >"$rec/$u.secs"
+	xz -9 -c "$tmp.log" >"$rec/$u.log.xz"
+	[ ! -f "$tmp.json" ] || xz -9 -c "$tmp.json" >"$rec/$u.json.xz"
+	if [ -f "$tmp.serial" ] && ! "$TOP/vm/splat.sh" "$tmp.serial" >"$rec/$u.splat"; then
+		xz -9 -c "$tmp.serial" >"$rec/$u.serial.xz"
 	else
-		rm -f "$d/$u.splat"
+		rm -f "$rec/$u.splat"
 	fi
-	echo "$rc" >"$d/$u.rc"
-	commit "gate: $side $u, exit $rc in $(cat "$d/$u.secs") s (identity $identity)"
+	echo "$rc" >"$rec/$u.rc"
+	commit "gate: $side $u, exit $rc in $(cat "$rec/$u.secs") s (identity $identity)" "$rec" "$side" "$u"
 	say VM "$side/$k: $u exit $rc in $(cat "$d/$u.secs") s"
 }
 
