@@ -29,6 +29,13 @@ series_count() {	# series_count: the number of patches of all series
 SERIES_STATE=$KSRC/.git/attach-data-series
 series_hash() { { cat "${1:-$TOP/patches}"/*/*.patch 2>/dev/null || true; } | sha256sum | cut -c1-16; }
 record_series() { echo "$(series_hash "$1") $(git -C "$KSRC" rev-parse HEAD)" >"$SERIES_STATE"; }
+series_check() {	# series_check: build/linux's HEAD is patches/ (applied or exported), committed
+	local shash srev
+	read -r shash srev <"$SERIES_STATE" 2>/dev/null || die "no series state in $KSRC (make tree)"
+	[ "$shash" = "$(series_hash)" ] && [ "$srev" = "$(git -C "$KSRC" rev-parse HEAD)" ] ||
+		die "build/linux's HEAD is not patches/ (make tree, or commit and make export)"
+	git -C "$KSRC" diff --quiet HEAD -- || die "build/linux has uncommitted changes"
+}
 
 say()  { printf '  %-7s %s\n' "$1" "$2"; }
 die()  { printf 'error: %s\n' "$*" >&2; exit 1; }

@@ -70,6 +70,9 @@ vm_tests() {
 	shift
 	tpopts=("$@")
 	[ -z "${VERBOSE_TESTS:-}" ] || tpopts+=(-v)
+	# The debug kernel is 3-5 times slower: test_progs' per-test watchdog
+	# (120 s) likewise.
+	[ $debug = 0 ] || tpopts+=(-w 600)
 	# The fuzzer's settings (ATTACH_DATA_FUZZ_SEED, _CALLS, ...), if set
 	# here, go to the guest, which has none of this environment.
 	local v fuzzenv=() wrap=()
@@ -93,7 +96,8 @@ vm_tests() {
 	fi
 	case $rc in
 	0|1) result PASS "${label}kernel_log_clean($name)" ;;
-	99)  result FAIL "${label}kernel_log_clean($name)" ;;
+	99)  result FAIL "${label}kernel_log_clean($name)"
+	     sed -n '/^vm: kernel splat/,/^  VM /p' "$RES/$name.vm.log" | sed 's/^/    | /' | head -n 200 ;;
 	*)   result FAIL "${label}vm_run($name, exit $rc, see $RES/$name.vm.log)" ;;
 	esac
 	[ $debug = 1 ] || return 0
@@ -168,9 +172,19 @@ debug_summary() {
 	echo
 	echo "The fuzzer's long run (calls per subtest, by errno):"
 	echo
-	grep -h '^fuzz ' "$RES/fuzz.vm.log" 2>/dev/null | sed 's/^/    /'
+	{ grep -h '^fuzz ' "$RES/fuzz.vm.log" 2>/dev/null || true; } | sed 's/^/    /'
 	echo
-	echo "Failed: $(grep '^FAIL ' "$RES/results.txt" | cut -d' ' -f2- | paste -sd' ' || true)"
+	echo "Failed: $({ grep '^FAIL ' "$RES/results.txt" || true; } | cut -d' ' -f2- | paste -sd' ')"
+	for f in "$RES"/*.vm.log; do
+		grep -q '^vm: kernel splat' "$f" || continue
+		printf '\nKernel splat in %s:\n\n' "$(basename "$f" .vm.log)"
+		sed -n '/^vm: kernel splat/,/^  VM /p' "$f" | sed 's/^/    /'
+	done
+	for f in "$RES"/*.kmemleak; do
+		grep -q '^unreferenced object' "$f" 2>/dev/null || continue
+		printf '\nkmemleak reports after %s:\n\n' "$(basename "$f" .kmemleak)"
+		sed 's/^/    /' "$f"
+	done
 }
 
 # Unfiltered, the tests run in two guests at once, one per host core (each
@@ -187,7 +201,17 @@ if [ -z "$filter" ]; then
 	  stock_tests; } >"$RES/others.out" 2>&1 &
 	vm_tests usdt-verifier "" attach_data "${patched[@]}" -- -a 'usdt*,verifier_*' \
 		-d@"$LISTS/patched.deny"
-	[ $debug = 0 ] || vm_tests fuzz "" attach_data "${patched[@]}" -- -a attach_data_fuzz
+	if [ $debug = 1 ]; then
+		vm_tests fuzz "" attach_data "${patched[@]}" -- -a attach_data_fuzz
+		# The long run's size: the calls of its subtests' summary lines.
+		calls=$({ grep -h '^fuzz [a-z_]*: seed' "$RES/fuzz.vm.log" || true; } |
+			sed -n 's/.* calls \([0-9]*\) .*/\1/p' | paste -sd+ | bc)
+		if [ "${calls:-0}" -ge "$ATTACH_DATA_FUZZ_CALLS" ]; then
+			result PASS "fuzz_calls(${calls} of $ATTACH_DATA_FUZZ_CALLS)"
+		else
+			result FAIL "fuzz_calls(${calls:-0} of $ATTACH_DATA_FUZZ_CALLS)"
+		fi
+	fi
 	wait $!
 	cat "$RES/others.out"
 else

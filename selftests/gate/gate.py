@@ -41,6 +41,7 @@ patched), a test with a result on neither kernel, a unit whose output,
 JSON and exit code disagree, a splat on either kernel; it lists what fails
 on both (not a regression, each shown with its base result).
 """
+import fnmatch
 import hashlib
 import json
 import lzma
@@ -104,7 +105,8 @@ def identity():
     if p.returncode:
         sys.exit(f'gate.py: no kernel tree with a base commit at {ksrc} (make tree)')
     h = hashlib.sha256(p.stdout.encode())
-    for rel in ('Kconfig.fragment', 'selftests/gate/Kconfig'):
+    for rel in ('Kconfig.fragment', 'selftests/gate/Kconfig', 'selftests/gate/build.sh',
+                'kernel/config.sh'):
         with open(os.path.join(TOP, rel), 'rb') as f:
             h.update(rel.encode() + b'\0' + f.read())
     h.update(f'watchdog={WATCHDOG},{ALONE_WATCHDOG}'.encode())
@@ -114,7 +116,8 @@ def identity():
 def tests_h():
     kept = os.path.join(env('GATE_RESULTS'), 'tests')
     h = os.environ.get('GATE_TESTS_H')
-    names = re.findall(r'^DEFINE_TEST\((\w+)\)$', read(h, '') or '', re.M) if h else []
+    # Sorted here: the tree's Makefile sorts them in the host's locale.
+    names = sorted(set(re.findall(r'^DEFINE_TEST\((\w+)\)$', read(h, '') or '', re.M))) if h else []
     if names:
         if read(kept) != '\n'.join(names) + '\n':
             os.makedirs(env('GATE_RESULTS'), exist_ok=True)
@@ -130,17 +133,44 @@ def tests_h():
 def series_tests():
     """selftests/Makefile's TREE_TESTS of the attach-data build."""
     mk = read(os.path.join(TOP, 'selftests/Makefile'), '')
-    m = re.search(r'^else\n# The tree.s tests built.*?^TREE_TESTS := ((?:.*\\\n)*.*)$', mk,
-                  re.M | re.S)
+    m = re.search(r'^else\n(?:#[^\n]*\n)*TREE_TESTS := ((?:[^\n]*\\\n)*[^\n]*)$', mk, re.M)
     if not m:
         sys.exit('gate.py: no TREE_TESTS in selftests/Makefile')
     return m.group(1).replace('\\\n', ' ').split()
 
 
+def kept_list(env_name, kept_name):
+    """A list from the patched tree (ENV_NAME's path), kept in the record
+    (GATE_RESULTS/KEPT_NAME) for a machine without the tree."""
+    kept = os.path.join(env('GATE_RESULTS'), kept_name)
+    path = os.environ.get(env_name)
+    if path and os.path.exists(path):
+        text = read(path, '')
+        if read(kept) != text:
+            os.makedirs(env('GATE_RESULTS'), exist_ok=True)
+            with open(kept, 'w') as f:
+                f.write(text)
+    return read(kept, '') or ''
+
+
+def denylist():
+    """{entry: reason} of the tree's DENYLIST, which BPF CI applies."""
+    out = {}
+    for line in kept_list('GATE_DENYLIST', 'denylist').splitlines():
+        entry, _, why = line.partition('#')
+        if entry.strip():
+            out[entry.strip()] = why.strip()
+    return out
+
+
+def denied(test):
+    return [e for e in denylist() if '/' not in e and fnmatch.fnmatchcase(test, e)]
+
+
 def plan():
     """{unit: selection} of patched: a list of test names (test_progs
     flavours) or None (a whole suite)."""
-    tests = tests_h()
+    tests = [t for t in tests_h() if not denied(t)]
     alone = listfile(os.environ.get('GATE_ALONE', os.path.join(HERE, 'alone')))
     for a in alone:
         if a not in tests:
@@ -163,40 +193,47 @@ def plan():
 
 def args_of(side, unit, units=None):
     """The guest command of UNIT on SIDE, or None when SIDE has no such
-    unit (yet)."""
+    unit (yet): on base, the tests of UNIT that did not pass on patched
+    (all of them after a splat there, to tell whose it is)."""
     units = units if units is not None else plan()
     if unit not in units:
         return None
     suite = unit.split('@')[0]
-    if suite in ('test_verifier', 'test_maps'):
-        if side == 'base' and (not done('patched', unit) or
-                               not not_passed(side_results('patched', unit))):
-            return None
-        # Line-buffered: stderr must not split a result line.
-        return ['stdbuf', '-oL', '-eL', f'./{suite}']
     sel = units[unit]
     if side == 'base':
-        if not done('patched', unit):
+        if not current('patched', unit, units):
             return None
-        res = side_results('patched', unit)
-        sel = [t for t in sel if not passed(res, t)]
-        if not sel:
+        res = unit_results('patched', unit)[0]
+        if not record('patched', unit, 'splat'):
+            if sel is None:
+                sel = None if not_passed(res) else []
+            else:
+                sel = [t for t in sel if not passed(res, t)]
+        if sel == []:
             return None
+    if sel is None:
+        # Line-buffered: stderr must not split a result line.
+        return ['stdbuf', '-oL', '-eL', f'./{suite}']
     # Relative to the guest's run directory, build/gate/run-SIDE-K: the
     # record holds no path of one machine.
     json_out = f'../out/{side}/{unit}.json'
     wd = ALONE_WATCHDOG if unit.split('@')[1] in units[unit] else WATCHDOG
-    return [f'./{suite}', '-w', str(wd), '-a', ','.join(sel), '-J', json_out]
+    sub = [e for e in denylist() if '/' in e and e.split('/')[0] in sel]
+    return ([f'./{suite}', '-w', str(wd), '-a', ','.join(sel)] +
+            (['-d', ','.join(sub)] if sub else []) + ['-J', json_out])
+
+
+def current(side, unit, units=None):
+    """UNIT has a record on SIDE, of the command the plan gives now."""
+    a = args_of(side, unit, units)
+    return a is not None and done(side, unit) and \
+        record(side, unit, 'args') == '\n'.join(a) + '\n'
 
 
 def units_left(side):
     units = plan()
-    left = []
-    for u in units:
-        a = args_of(side, u, units)
-        if a is not None and (not done(side, u) or record(side, u, 'args') != '\n'.join(a) + '\n'):
-            left.append(u)
-    return left
+    return [u for u in units
+            if args_of(side, u, units) is not None and not current(side, u, units)]
 
 
 # -------------------------------------------------------------- the record
@@ -273,6 +310,10 @@ def unit_results(side, unit):
     suite = unit.split('@')[0]
     if suite == 'test_verifier':
         res, ok = test_verifier_results(side, unit)
+        if not ok:
+            # Cut short (a hang, a crash): the blocks it did not reach
+            # have no result; this entry makes base run it whole.
+            res['test_verifier'] = 'FAIL'
     elif suite == 'test_maps':
         rc = (record(side, unit, 'rc', '') or '').strip()
         res, ok = {'test_maps': 'PASS' if rc == '0' else 'FAIL'}, True
@@ -304,14 +345,23 @@ def not_passed(res):
 
 # ------------------------------------------------------------- the verdict
 
+def splat_key(side, unit):
+    """A splat's first line without its addresses, pids and CPU: what tells
+    one kernel's splat from another's."""
+    q = record(side, unit, 'splat')
+    if not q:
+        return None
+    first = next((l.split('|', 1)[1].strip() for l in q.splitlines() if '|' in l), q)
+    return re.sub(r'(CPU: \d+|PID: \d+|0x[0-9a-f]+|\[ *[0-9.]+\])', '', first)
+
+
 def summary():
     units = plan()
-    problems, both, left = [], [], []
-    rows = []
-    ident = read(os.path.join(env('GATE_RESULTS'), 'identity'), '').strip()
+    problems, both, left, rows = [], [], [], []
+    ident = (read(os.path.join(env('GATE_RESULTS'), 'identity'), '') or '').strip()
     for unit, sel in units.items():
         suite = unit.split('@')[0]
-        if not done('patched', unit):
+        if not current('patched', unit, units):
             left.append(f'patched {unit}')
             continue
         rp, okp = unit_results('patched', unit)
@@ -319,39 +369,45 @@ def summary():
         if not okp and rcp not in ('died', 'timeout'):
             problems.append(f'{unit} on patched: output, JSON and exit code disagree')
         # What patched should have run and has no result for.
-        if sel is not None:
-            for t in sel:
-                if not any(n == t or n.startswith(t + '/') for n in rp):
-                    rp[t] = 'MISSING'
+        for t in sel or []:
+            if not any(n == t or n.startswith(t + '/') for n in rp):
+                rp[t] = 'MISSING'
         base_args = args_of('base', unit, units)
-        rb, pending = {}, False
+        rb, pending, base_whole = {}, False, False
         if base_args is not None:
-            if not done('base', unit) or record('base', unit, 'args') != '\n'.join(base_args) + '\n':
+            if not current('base', unit, units):
                 left.append(f'base {unit}')
                 pending = True
             else:
                 rb, okb = unit_results('base', unit)
                 rcb = record('base', unit, 'rc', '').strip()
+                base_whole = okb and rcb not in ('died', 'timeout')
                 if not okb and rcb not in ('died', 'timeout'):
                     problems.append(f'{unit} on base: output, JSON and exit code disagree')
         for side in ('patched', 'base'):
-            quote = record(side, unit, 'splat')
-            if quote:
-                problems.append(f'a kernel splat on {side} in {unit}:\n\n```\n{quote.rstrip()}\n```')
             rc = record(side, unit, 'rc', '').strip() if done(side, unit) else ''
             if rc in ('died', 'timeout'):
                 both.append(f'{unit} on {side}: the guest {"died" if rc == "died" else "timed out"} '
-                            f'(the tests it did not finish have no result there)')
+                            f'(the tests it did not reach have no result there)')
+        kp, kb = splat_key('patched', unit), splat_key('base', unit)
+        if kp and not pending and kp == kb:
+            both.append(f'{unit}: the same kernel splat on both kernels: `{kp}`')
+        elif kp and not pending:
+            problems.append(f'a kernel splat on patched in {unit}, not on base:\n\n```\n'
+                            f'{record("patched", unit, "splat").rstrip()}\n```')
+        elif kb:
+            problems.append(f'a kernel splat on base in {unit}, not on patched:\n\n```\n'
+                            f'{record("base", unit, "splat").rstrip()}\n```')
         reg = 0
-        for name, p in rp.items():
+        # Whole suites: what base has and patched lacks is missing there.
+        names = list(rp) + ([n for n in rb if n not in rp] if sel is None else [])
+        for name in names if not pending else []:
+            p = rp.get(name, 'MISSING')
             if p == 'PASS':
                 continue
             test = name.split('/')[0]
-            if pending:
-                continue
-            # Base ran the whole test: a subtest it lacks is MISSING there.
+            full = name if name == suite else f'{suite}/{name}'
             b = rb.get(name, 'MISSING')
-            full = f'{suite}/{name}' if suite != name else name
             if b == 'PASS':
                 problems.append(f'regression: {full}: base PASS, patched {p}')
                 reg += 1
@@ -359,18 +415,27 @@ def summary():
                 continue
             elif p == 'MISSING' and b == 'MISSING':
                 problems.append(f'{full}: no result on either kernel')
+            elif b == 'MISSING' and not (base_whole and (test in rb or sel is None)):
+                # Base did not get to it (or ran nothing): no evidence.
+                problems.append(f'{full}: patched {p}, and no result on base')
             elif '/' in name or not any(n.startswith(test + '/') for n in rp):
                 both.append(f'{full}: patched {p}, base {b}')
         n = {k: sum(1 for v in rp.values() if v == k) for k in ('PASS', 'FAIL', 'SKIP', 'MISSING')}
         rows.append(f'| {unit} | {record("patched", unit, "secs", "?").strip()} s | '
                     f'{n["PASS"]} / {n["FAIL"]} / {n["SKIP"]} / {n["MISSING"]} | '
-                    f'{"-" if base_args is None else ("pending" if pending else len(rb))} | '
+                    f'{"-" if base_args is None else "pending" if pending else len(rb)} | '
                     f'{"" if pending or base_args is None else reg} |')
+    npatched = sum(1 for u in left if u.startswith('patched'))
     print('# The gate: the tree\'s suites, patched kernel vs the unpatched base\n')
     print(f'Identity {ident or "?"} (gate.py identity: the source trees of the patched '
-          'and the base kernel, Kconfig.fragment, selftests/gate/Kconfig).\n')
-    print(f'{len(units) - sum(1 for u in left if u.startswith("patched"))} of {len(units)} '
-          f'patched units done; {sum(1 for u in left if u.startswith("base"))} base units to run.\n')
+          'and the base kernel, Kconfig.fragment, selftests/gate/Kconfig and build.sh, '
+          'kernel/config.sh).\n')
+    print(f'{len(units) - npatched} of {len(units)} patched units done; '
+          f'{len(left) - npatched} base units to run.\n')
+    deny = denylist()
+    if deny:
+        print('Not run, as in BPF CI: the tree\'s DENYLIST: ' +
+              ', '.join(f'`{e}`' + (f' ({w})' if w else '') for e, w in deny.items()) + '.\n')
     print('| unit | time | patched: pass / fail / skip / missing | base: results | regressions |')
     print('|---|---|---|---|---|')
     print('\n'.join(rows))

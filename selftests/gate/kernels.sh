@@ -16,11 +16,8 @@ export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache-gate} CCACHE_MAXSIZE=${CCACHE_MAXS
 [ -d "$KSRC/.git" ] || die "no kernel tree at $KSRC (make tree)"
 
 # The patched kernel is the series: build/linux's HEAD must be patches/ as
-# applied or exported (lib.sh's record), with no uncommitted change.
-read -r shash srev <"$SERIES_STATE" 2>/dev/null || die "no series state in $KSRC (make tree)"
-[ "$shash" = "$(series_hash)" ] && [ "$srev" = "$(git -C "$KSRC" rev-parse HEAD)" ] ||
-	die "build/linux's HEAD is not patches/ (make tree, or commit and make export)"
-git -C "$KSRC" diff --quiet HEAD -- || die "build/linux has uncommitted changes"
+# applied or exported, with no uncommitted change.
+series_check
 
 git -C "$KSRC" worktree prune
 for side in "$@"; do

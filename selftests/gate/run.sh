@@ -18,6 +18,7 @@ GATE=$BUILD/gate
 RESULTS=$TOP/selftests/gate/results
 export GATE_RESULTS=$RESULTS
 export GATE_TESTS_H=$GATE/patched/tools/testing/selftests/bpf/prog_tests/tests.h
+export GATE_DENYLIST=$GATE/patched/tools/testing/selftests/bpf/DENYLIST
 gate_py=$TOP/selftests/gate/gate.py
 budget=${GATE_BUDGET:-0} timeout=${GATE_TIMEOUT:-5400}
 t_start=$(date +%s)
@@ -34,11 +35,16 @@ commit() {	# commit MESSAGE [DIR SIDE UNIT]: DIR's record of UNIT in place of
 		"$gate_py" summary >"$RESULTS/summary.md" || true
 		[ "${GATE_COMMIT:-1}" = 1 ] || exit 0
 		git -C "$TOP" add -A "$RESULTS"
-		git -C "$TOP" commit -q -m "$1" -- "$RESULTS" >/dev/null || true
+		git -C "$TOP" diff --cached --quiet -- "$RESULTS" ||
+			git -C "$TOP" commit -q -m "$1" -- "$RESULTS" >/dev/null ||
+			loud "gate: could not commit the record ($1): commit selftests/gate/results/ by hand"
 	) 9>"$BUILD/gate.lock"
 }
 
-# The record belongs to one identity; another starts it afresh.
+# The record belongs to one identity; another starts it afresh (the old
+# one stays in git's history).  Only for the series as exported: kernel
+# work in progress must not replace it.
+series_check
 identity=$("$gate_py" identity)
 if [ "$(cat "$RESULTS/identity" 2>/dev/null)" != "$identity" ]; then
 	[ ! -d "$RESULTS" ] || say GATE "new identity $identity: the record of $(cat "$RESULTS/identity" 2>/dev/null || echo ?) goes"
@@ -101,7 +107,7 @@ worker() {	# worker SIDE K UNIT...: every 2nd unit from the K-th on
 	shift 2
 	for u in "$@"; do
 		if [ $((i++ % 2)) = "$k" ]; then
-			if [ "$budget" != 0 ] && [ $(( $(date +%s) - t_start )) -ge "$budget" ]; then
+			if spent; then
 				say GATE "$side/$k: budget of $budget s spent, $u and after it left"
 				return 0
 			fi
@@ -118,12 +124,14 @@ side() {	# side SIDE: build what SIDE needs, run its units
 	say GATE "$side: ${#units[@]} units to run"
 	[ ${#units[@]} != 0 ] || return 0
 	worker "$side" 0 "${units[@]}" &
+	w0=$!
 	worker "$side" 1 "${units[@]}"
-	wait $!
+	wait "$w0"
 }
 
+spent() { [ "$budget" != 0 ] && [ $(( $(date +%s) - t_start )) -ge "$budget" ]; }
 side patched
-if [ -n "$("$gate_py" units base)" ]; then
+if [ -n "$("$gate_py" units base)" ] && ! spent; then
 	side base
 fi
 rc=0

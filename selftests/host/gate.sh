@@ -17,8 +17,10 @@ gate=$TOP/selftests/gate/gate.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GATE_RESULTS=$tmp/r GATE_TESTS_H=$tmp/tests.h GATE_ALONE=$tmp/alone GATE_SLICES=2 GATE_FLAVOUR_SLICES=1
-printf 'DEFINE_TEST(%s)\n' foo baz bar qux quux verifier_x >"$tmp/tests.h"
+export GATE_DENYLIST=$tmp/DENYLIST
+printf 'DEFINE_TEST(%s)\n' foo baz bar qux grault quux verifier_x >"$tmp/tests.h"
 echo 'quux	# alone' >"$tmp/alone"
+printf 'grault   # flaky upstream\nfoo/x  # a subtest\n' >"$tmp/DENYLIST"
 fails=0
 ok() { echo "ok: $1"; }
 bad() {
@@ -79,6 +81,8 @@ is "an alone test has a unit and a longer watchdog" "$("$gate" args patched test
 	'./test_progs -w 3600 -a quux -J ../out/patched/test_progs@quux.json'
 is "the other flavours run the verifier and series tests" \
 	"$("$gate" args patched test_progs-cpuv4@0 | sed -n 5p)" verifier_x
+is "the tree's DENYLIST: a test it names is not run, a subtest is left out" \
+	"$("$gate" args patched test_progs@0 | paste -sd' ')" './test_progs -w 600 -a bar,foo,verifier_x -d foo/x -J ../out/patched/test_progs@0.json'
 is "the identity holds no path" "$("$gate" identity)" "$(cd / && "$gate" identity)"
 
 tp0 patched FAIL
@@ -172,7 +176,34 @@ rm "$GATE_RESULTS/base/test_progs@0.splat"
 
 echo './test_progs -a foo' >"$GATE_RESULTS/patched/test_progs@1.args"
 is "a unit whose command the plan changed runs again" "$("$gate" units patched)" test_progs@1
+check "... and the gate is incomplete until it has" 2 'patched test_progs@1'
 "$gate" args patched test_progs@1 >"$GATE_RESULTS/patched/test_progs@1.args"
+
+rm "$GATE_RESULTS"/base/test_verifier.*
+rec patched test_verifier timeout '#0/p t0 OK\n'
+is "a test_verifier cut short: base runs it whole" "$("$gate" units base)" test_verifier
+rec base test_verifier 0 '#0/p t0 OK\n#1/p t1 OK\nSummary: 2 PASSED, 0 SKIPPED, 0 FAILED\n'
+check "... a block base passes and patched never reached is a regression" 1 \
+	'regression: test_verifier/#1/p: base PASS, patched MISSING'
+rec patched test_verifier 1 '#0/p t0 OK\n#1/p t1 FAIL\nSummary: 1 PASSED, 0 SKIPPED, 1 FAILED\n'
+rec base test_verifier 1 '#0/p t0 OK\n#1/p t1 FAIL\nSummary: 1 PASSED, 0 SKIPPED, 1 FAILED\n'
+
+rec base test_progs@0 died '#3/1 bar/a:OK\n'
+check "a base unit cut short leaves a failure without evidence" 1 \
+	'test_progs/bar/b: patched FAIL, and no result on base'
+base_bar FAIL
+
+printf '  splat 1:\n    | WARNING: CPU: 1 PID: 7 at kernel/bpf/syscall.c:1 f+0x1/0x2\n' \
+	>"$GATE_RESULTS/patched/test_progs@1.splat"
+is "a splat on patched: base runs the whole unit" "$("$gate" args base test_progs@1 | sed -n 5p)" baz,qux
+rec base test_progs@1 0 '#2 baz:OK\n#4 qux:SKIP\n' "$(json 2 0 1 0 0 '')"
+check "a splat on patched only fails the gate, quoted" 1 'WARNING: CPU: 1 PID: 7 at kernel/bpf/syscall.c:1'
+printf '  splat 1:\n    | WARNING: CPU: 0 PID: 9 at kernel/bpf/syscall.c:1 f+0x7/0x9\n' \
+	>"$GATE_RESULTS/base/test_progs@1.splat"
+check "the same splat on both kernels is listed, not a problem" 0 'the same kernel splat on both kernels'
+rm "$GATE_RESULTS"/patched/test_progs@1.splat "$GATE_RESULTS"/base/test_progs@1.*
+rec base test_progs@1 0 '#4 qux:SKIP\n' "$(json 1 0 1 0 0 '')"
+check "the tree's DENYLIST is named in the summary" 0 '`grault` (flaky upstream)'
 
 check "all of it back, the gate passes" 0 '**0 regressions**'
 [ $fails = 0 ] || exit 1
