@@ -119,9 +119,14 @@ patched=(-p kfence.sample_interval=1)
 # interrupt routing from the BIOS table, not ACPI's _PRT: under TCG with
 # KASAN and lockdep the AML interpreter runs the _PRT method's loop past
 # ACPI's 30 s loop timeout, the virtio devices get no interrupt, and the
-# 9p root mount waits forever.
+# 9p root mount waits forever.  4-level paging (no5lvl): with TCG's LA57
+# the direct map is at ff11..., and identify_boot_cpu() clears the boot
+# CPU's feature bits before it reads them again; an interrupt in that
+# window has KASAN compute its shadow start for 4 levels and report a
+# spin lock of the direct map as a wild access (seen once in five boots,
+# before any test; upstream's, not the series').
 if [ $debug = 1 ]; then
-	patched=(-p "kfence.sample_interval=1 pci=noacpi" -m 3072 -t 7200)
+	patched=(-p "kfence.sample_interval=1 pci=noacpi no5lvl" -m 3072 -t 7200)
 	export ATTACH_DATA_FUZZ_CALLS=${ATTACH_DATA_FUZZ_CALLS:-100000}
 fi
 
