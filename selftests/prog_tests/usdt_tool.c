@@ -615,6 +615,18 @@ static const char *hit_lines(const char *out)
 	return buf;
 }
 
+/* What a single-user postgres does the same number of times in each run,
+ * but for its lightweight locks: it takes a few more or fewer where work
+ * is due by the clock (seen on a KASAN kernel: 8,974 against 8,979
+ * releases, 49 against 50 conditional acquires).
+ */
+static long pg_slack(const char *probe, long hits)
+{
+	if (!strncmp(probe, "postgresql:lwlock__", 19))
+		return hits / 100 + 1;
+	return 0;
+}
+
 static bool pg_fresh_data(void)
 {
 	return ASSERT_OK(system("rm -rf " PG_DIR " && mkdir -m 755 " PG_DIR " && "
@@ -657,7 +669,7 @@ static void subtest_postgres(void)
 	ASSERT_OK_PTR(strstr(one->err, want), "all_probes");
 	check_mode(one->err, false, 1);
 	check_mode(per->err, false, probes);
-	compare_counts(one->out, per->out, NULL);	/* one process: deterministic */
+	compare_counts(one->out, per->out, pg_slack);
 
 	/* CHECKPOINT, then the shutdown checkpoint: each logs what it did */
 	for (p = args->out, log = args->err;
