@@ -83,7 +83,19 @@ is "the other flavours run the verifier and series tests" \
 	"$("$gate" args patched test_progs-cpuv4@0 | sed -n 5p)" verifier_x
 is "the tree's DENYLIST: a test it names is not run, a subtest is left out" \
 	"$("$gate" args patched test_progs@0 | paste -sd' ')" './test_progs -w 600 -a bar,foo,verifier_x -d foo/x -J ../out/patched/test_progs@0.json'
-is "the identity holds no path" "$("$gate" identity)" "$(cd / && "$gate" identity)"
+# The identity: the kernels' source trees, wherever they are checked out.
+git init -q "$tmp/k1" && git -C "$tmp/k1" -c user.name=t -c user.email=t@t commit -q --allow-empty -m base &&
+	git -C "$tmp/k1" tag base && echo a >"$tmp/k1/f" && git -C "$tmp/k1" add f &&
+	git -C "$tmp/k1" -c user.name=t -c user.email=t@t commit -q -m series
+git clone -q "$tmp/k1" "$tmp/k2" && git -C "$tmp/k2" fetch -q --tags
+is "the identity holds no path: the same trees elsewhere" "$(GATE_KSRC=$tmp/k1 "$gate" identity)" \
+	"$(GATE_KSRC=$tmp/k2 "$gate" identity)"
+echo b >"$tmp/k2/f" && git -C "$tmp/k2" -c user.name=t -c user.email=t@t commit -q -am other
+if [ "$(GATE_KSRC=$tmp/k1 "$gate" identity)" != "$(GATE_KSRC=$tmp/k2 "$gate" identity)" ]; then
+	ok "another series, another identity"
+else
+	bad "another series, the same identity"
+fi
 
 tp0 patched FAIL
 rec patched test_progs@1 0 '#2 baz:OK\n#4 qux:SKIP\n' "$(json 2 0 1 0 0 '')"
