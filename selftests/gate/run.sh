@@ -57,7 +57,7 @@ say GATE "identity $identity, record in ${RESULTS#"$TOP"/}"
 "$TOP/kernel/deps.sh" gate
 
 unit() {	# unit SIDE K UNIT: run UNIT in guest K of SIDE, record it
-	local side=$1 k=$2 u=$3 d=$RESULTS/$1 tmp rc t0 cmd vrc rec
+	local side=$1 k=$2 u=$3 d=$RESULTS/$1 tmp rc t0 cmd vrc rec try
 	mapfile -t cmd < <("$gate_py" args "$side" "$u")
 	tmp=$GATE/out/$side/$u
 	mkdir -p "$GATE/out/$side"
@@ -69,11 +69,19 @@ unit() {	# unit SIDE K UNIT: run UNIT in guest K of SIDE, record it
 	say VM "$side/$k: $u"
 	t0=$(date +%s)
 	# The command's exit code, written by the guest: none when the guest
-	# died in it (oops=panic) or ran out of time.
-	vrc=0
-	(cd "$GATE/run-$side-$k" && "$TOP/vm/run.sh" -k "$GATE/$side/arch/x86/boot/bzImage" -m 4096 \
-		-t "$timeout" -l "$tmp.serial" -- sh -c '"$@"; echo $? >"$0"' "$tmp.rc" "${cmd[@]}") \
-		>"$tmp.log" 2>&1 || vrc=$?
+	# died in it (oops=panic) or ran out of time.  A guest that died
+	# before the command started (at boot) says nothing of the unit: it
+	# boots once more.
+	for try in 1 2; do
+		rm -f "$tmp.rc" "$tmp.started"
+		vrc=0
+		(cd "$GATE/run-$side-$k" && "$TOP/vm/run.sh" -k "$GATE/$side/arch/x86/boot/bzImage" \
+			-m 4096 -t "$timeout" -l "$tmp.serial" -- \
+			sh -c ': >"$0.started"; "$@"; echo $? >"$0.rc"' "$tmp" "${cmd[@]}") \
+			>"$tmp.log" 2>&1 || vrc=$?
+		[ $try = 1 ] && [ ! -e "$tmp.started" ] && [ $vrc != 124 ] || break
+		say VM "$side/$k: $u: the guest died at boot (exit $vrc), once more"
+	done
 	if [ -s "$tmp.rc" ]; then
 		rc=$(cat "$tmp.rc")
 	elif [ $vrc = 124 ]; then
