@@ -10,7 +10,8 @@
 #
 # Environment: GATE_BUDGET (s: start no unit after this long; default
 # none), GATE_COMMIT (0: record without committing), GATE_TIMEOUT (a
-# unit's guest, s; 5400).
+# unit's guest, s; 5400), GATE_WORKERS (guests side by side; 2, one per
+# host core: 1 leaves a core to other work).
 set -euo pipefail
 . "$(dirname "$0")/../../lib.sh"
 
@@ -20,7 +21,8 @@ export GATE_RESULTS=$RESULTS
 export GATE_TESTS_H=$GATE/patched/tools/testing/selftests/bpf/prog_tests/tests.h
 export GATE_DENYLIST=$GATE/patched/tools/testing/selftests/bpf/DENYLIST
 gate_py=$TOP/selftests/gate/gate.py
-budget=${GATE_BUDGET:-0} timeout=${GATE_TIMEOUT:-5400}
+budget=${GATE_BUDGET:-0} timeout=${GATE_TIMEOUT:-5400} workers=${GATE_WORKERS:-2}
+[[ $workers =~ ^[1-9][0-9]*$ ]] || die "GATE_WORKERS: a number of guests, not '$workers'"
 t_start=$(date +%s)
 
 commit() {	# commit MESSAGE [DIR SIDE UNIT]: DIR's record of UNIT in place of
@@ -110,11 +112,11 @@ unit() {	# unit SIDE K UNIT: run UNIT in guest K of SIDE, record it
 	say VM "$side/$k: $u exit $rc in $(cat "$d/$u.secs") s"
 }
 
-worker() {	# worker SIDE K UNIT...: every 2nd unit from the K-th on
+worker() {	# worker SIDE K UNIT...: every $workers-th unit from the K-th on
 	local side=$1 k=$2 i=0 u
 	shift 2
 	for u in "$@"; do
-		if [ $((i++ % 2)) = "$k" ]; then
+		if [ $((i++ % workers)) = "$k" ]; then
 			if spent; then
 				say GATE "$side/$k: budget of $budget s spent, $u and after it left"
 				return 0
@@ -131,10 +133,13 @@ side() {	# side SIDE: build what SIDE needs, run its units
 	mapfile -t units < <("$gate_py" units "$side")
 	say GATE "$side: ${#units[@]} units to run"
 	[ ${#units[@]} != 0 ] || return 0
-	worker "$side" 0 "${units[@]}" &
-	w0=$!
-	worker "$side" 1 "${units[@]}"
-	wait "$w0"
+	local k pids=()
+	for ((k = 1; k < workers; k++)); do
+		worker "$side" "$k" "${units[@]}" &
+		pids+=($!)
+	done
+	worker "$side" 0 "${units[@]}"
+	[ ${#pids[@]} = 0 ] || wait "${pids[@]}"
 }
 
 spent() { [ "$budget" != 0 ] && [ $(( $(date +%s) - t_start )) -ge "$budget" ]; }
