@@ -175,15 +175,17 @@ debug_summary() {
 		echo "- guest $(basename "$f" .vm.log): $(sed -n 's/^ *VM *done in \([0-9.]*s\).*/\1/p' "$f" | tail -n1)"
 	done
 	echo
-	echo "Results: $(grep -c '^PASS ' "$RES/results.txt") passed, $(grep -c '^FAIL ' "$RES/results.txt") failed, $(grep -c '^SKIP ' "$RES/results.txt") skipped; every splat check (kernel_log_clean) and kmemleak check (kmemleak_clean):"
+	echo "Results: $(grep -c '^PASS ' "$RES/results.txt") passed, $(grep -c '^FAIL ' "$RES/results.txt") failed, $(grep -c '^SKIP ' "$RES/results.txt") skipped; every splat check (kernel_log_clean), kmemleak check (kmemleak_clean) and the fuzzer's count of calls (fuzz_calls):"
 	echo
-	grep -E '^(PASS|FAIL) .*(kernel_log_clean|kmemleak_clean|vm_run)' "$RES/results.txt" | sed 's/^/    /'
+	grep -E '^(PASS|FAIL) .*(kernel_log_clean|kmemleak_clean|vm_run|fuzz_calls)' "$RES/results.txt" | sed 's/^/    /'
 	echo
 	echo "The fuzzer's long run (calls per subtest, by errno):"
 	echo
 	{ grep -h '^fuzz ' "$RES/fuzz.vm.log" 2>/dev/null || true; } | sed 's/^/    /'
 	echo
-	echo "Failed: $({ grep '^FAIL ' "$RES/results.txt" || true; } | cut -d' ' -f2- | paste -sd' ')"
+	local failed
+	failed=$({ grep '^FAIL ' "$RES/results.txt" || true; } | cut -d' ' -f2- | paste -sd' ')
+	echo "Failed: ${failed:-none}"
 	for f in "$RES"/*.vm.log; do
 		grep -q '^vm: kernel splat' "$f" || continue
 		printf '\nKernel splat in %s:\n\n' "$(basename "$f" .vm.log)"
