@@ -39,7 +39,11 @@ checked against its Summary line; test_maps' from its exit code.  The gate
 fails on a regression (passes on base; fails, skips or is missing on
 patched), a test with a result on neither kernel, a unit whose output,
 JSON and exit code disagree, a splat on either kernel; it lists what fails
-on both (not a regression, each shown with its base result).
+on both (not a regression, each shown with its base result and, when
+selftests/gate/explained gives one, its reason: a pattern of the full
+name, SUITE/TEST[/SUBTEST] or SUITE@UNIT for a guest's death or splat, and
+the reason after '#').  A reason only annotates what fails on both: it
+never turns a regression or a problem into a pass.
 """
 import fnmatch
 import hashlib
@@ -161,6 +165,22 @@ def denylist():
         if entry.strip():
             out[entry.strip()] = why.strip()
     return out
+
+
+def explained():
+    """[(pattern, reason)] of selftests/gate/explained (GATE_EXPLAINED)."""
+    out = []
+    path = os.environ.get('GATE_EXPLAINED', os.path.join(HERE, 'explained'))
+    for line in (read(path, '') or '').splitlines():
+        entry, _, why = line.partition('#')
+        if entry.strip():
+            out.append((entry.strip(), why.strip()))
+    return out
+
+
+def reason(name):
+    """The reason explained gives for NAME, or None."""
+    return next((w for e, w in explained() if fnmatch.fnmatchcase(name, e)), None)
 
 
 def denied(test):
@@ -387,11 +407,12 @@ def summary():
         for side in ('patched', 'base'):
             rc = record(side, unit, 'rc', '').strip() if done(side, unit) else ''
             if rc in ('died', 'timeout'):
-                both.append(f'{unit} on {side}: the guest {"died" if rc == "died" else "timed out"} '
-                            f'(the tests it did not reach have no result there)')
+                both.append((unit, f'{unit} on {side}: the guest '
+                             f'{"died" if rc == "died" else "timed out"} '
+                             f'(the tests it did not reach have no result there)'))
         kp, kb = splat_key('patched', unit), splat_key('base', unit)
         if kp and not pending and kp == kb:
-            both.append(f'{unit}: the same kernel splat on both kernels: `{kp}`')
+            both.append((unit, f'{unit}: the same kernel splat on both kernels: `{kp}`'))
         elif kp and not pending:
             problems.append(f'a kernel splat on patched in {unit}, not on base:\n\n```\n'
                             f'{record("patched", unit, "splat").rstrip()}\n```')
@@ -419,7 +440,7 @@ def summary():
                 # Base did not get to it (or ran nothing): no evidence.
                 problems.append(f'{full}: patched {p}, and no result on base')
             elif '/' in name or not any(n.startswith(test + '/') for n in rp):
-                both.append(f'{full}: patched {p}, base {b}')
+                both.append((full, f'{full}: patched {p}, base {b}'))
         n = {k: sum(1 for v in rp.values() if v == k) for k in ('PASS', 'FAIL', 'SKIP', 'MISSING')}
         rows.append(f'| {unit} | {record("patched", unit, "secs", "?").strip()} s | '
                     f'{n["PASS"]} / {n["FAIL"]} / {n["SKIP"]} / {n["MISSING"]} | '
@@ -440,8 +461,10 @@ def summary():
     print('|---|---|---|---|---|')
     print('\n'.join(rows))
     if both:
-        print(f'\nNot passing on patched, and not passing on base either ({len(both)}):\n')
-        print('\n'.join(f'- {b}' for b in both))
+        why = [(t, reason(k)) for k, t in both]
+        print(f'\nNot passing on patched, and not passing on base either ({len(both)}; '
+              f'{sum(1 for _, w in why if not w)} without a reason in selftests/gate/explained):\n')
+        print('\n'.join(f'- {t}' + (f': {w}' if w else '') for t, w in why))
     if problems:
         print(f'\n**{len(problems)} problems**:\n')
         print('\n'.join(f'- {p}' for p in problems))

@@ -9,7 +9,8 @@
 # result on neither kernel, output that disagrees with its JSON, counts or
 # exit code, a test_verifier log without its summary, a splat -- or leave
 # it incomplete (a base unit still to run), and that a failure on both
-# kernels is listed, not a regression.
+# kernels is listed, not a regression, with its reason when
+# selftests/gate/explained gives one, and a reason never excuses a regression.
 set -euo pipefail
 . "$(dirname "$0")/../../lib.sh"
 
@@ -17,7 +18,7 @@ gate=$TOP/selftests/gate/gate.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GATE_RESULTS=$tmp/r GATE_TESTS_H=$tmp/tests.h GATE_ALONE=$tmp/alone GATE_SLICES=2 GATE_FLAVOUR_SLICES=1
-export GATE_DENYLIST=$tmp/DENYLIST
+export GATE_DENYLIST=$tmp/DENYLIST GATE_EXPLAINED=$tmp/explained
 printf 'DEFINE_TEST(%s)\n' foo baz bar qux grault quux verifier_x >"$tmp/tests.h"
 echo 'quux	# alone' >"$tmp/alone"
 printf 'grault   # flaky upstream\nfoo/x  # a subtest\n' >"$tmp/DENYLIST"
@@ -118,8 +119,14 @@ rec base test_verifier 1 '#0/p t0 OK\n#1/p t1 FAIL\nSummary: 1 PASSED, 0 SKIPPED
 check "a failure on both is listed, not a regression" 0 'test_progs/bar/b: patched FAIL, base FAIL'
 check "... and the gate passes" 0 '**0 regressions**'
 
+check "... and counted without a reason" 0 '(2; 2 without a reason in selftests/gate/explained)'
+echo 'test_progs/bar/*	# a reason given' >"$tmp/explained"
+check "a failure on both with a reason shows it" 0 'test_progs/bar/b: patched FAIL, base FAIL: a reason given'
+
 base_bar OK
 check "a regression fails the gate" 1 'regression: test_progs/bar/b: base PASS, patched FAIL'
+check "... a reason for it changes nothing" 1 'regression: test_progs/bar/b: base PASS, patched FAIL'
+rm "$tmp/explained"
 base_bar FAIL
 
 rec patched test_progs-cpuv4@0 1 '#6/1 verifier_x/a:FAIL\n#6 verifier_x:FAIL\n' \
