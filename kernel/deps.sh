@@ -11,8 +11,9 @@ declare -A PKGS=(
 	# Debian's binaries with USDT probes that the usdt tests trace.
 	[real]="openjdk-17-jre-headless postgresql-15"
 	# What the tree's tests run in the gate's guests (whose root is the
-	# host's): ping, iptables-legacy, nft, ethtool (ip and tc are base).
-	[gate]="iputils-ping iptables nftables ethtool iproute2"
+	# host's): ping, iptables-legacy, nft, ethtool (ip and tc are base),
+	# keyctl and fsverity (verify_sig_setup.sh, verify_pkcs7_sig).
+	[gate]="iputils-ping iptables nftables ethtool iproute2 keyutils fsverity"
 )
 
 groups=("$@")
