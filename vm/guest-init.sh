@@ -12,6 +12,7 @@ mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev 2>/dev/null
 mount -t tmpfs -o mode=1777 tmp /tmp
 mount -t tmpfs run /run
+mkdir -p /dev/shm && mount -t tmpfs -o mode=1777 shm /dev/shm	# POSIX shared memory; d_path's test makes its file there
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing
 mount -t bpf bpf /sys/fs/bpf
