@@ -225,4 +225,14 @@ rec base test_progs@1 0 '#4 qux:SKIP\n' "$(json 1 0 1 0 0 '')"
 check "the tree's DENYLIST is named in the summary" 0 '`grault` (flaky upstream)'
 
 check "all of it back, the gate passes" 0 '**0 regressions**'
+
+# The runner's self test prints a subtest that fails on purpose, which its
+# JSON rightly leaves out; any other test's lines must agree with the JSON.
+tpr() {	# tpr TEST: exit code of tp-results.py --strict on TEST/x:FAIL, TEST:OK
+	printf '#1/1 %s/x:FAIL\n#1 %s:OK\n' "$1" "$1" >"$tmp/tp.log"
+	json 1 0 0 0 0 '' >"$tmp/tp.json"
+	"$TOP/selftests/tp-results.py" --strict --rc 0 x "$tmp/tp.log" "$tmp/tp.json" >/dev/null && echo 0 || echo 1
+}
+is "prog_tests_framework's made-up failing subtest is not a result" "$(tpr prog_tests_framework)" 0
+is "... another test's failing subtest the JSON lacks is a disagreement" "$(tpr foo)" 1
 [ $fails = 0 ] || exit 1
