@@ -178,9 +178,9 @@ def explained():
     return out
 
 
-def reason(name):
-    """The reason explained gives for NAME, or None."""
-    return next((w for e, w in explained() if fnmatch.fnmatchcase(name, e)), None)
+def reason(name, entries):
+    """The reason ENTRIES (explained()) give for NAME, or None."""
+    return next((w for e, w in entries if fnmatch.fnmatchcase(name, e)), None)
 
 
 def denied(test):
@@ -461,7 +461,8 @@ def summary():
     print('|---|---|---|---|---|')
     print('\n'.join(rows))
     if both:
-        why = [(t, reason(k)) for k, t in both]
+        entries = explained()
+        why = [(t, reason(k, entries)) for k, t in both]
         print(f'\nNot passing on patched, and not passing on base either ({len(both)}; '
               f'{sum(1 for _, w in why if not w)} without a reason in selftests/gate/explained):\n')
         print('\n'.join(f'- {t}' + (f': {w}' if w else '') for t, w in why))
