@@ -109,8 +109,8 @@ def identity():
     if p.returncode:
         sys.exit(f'gate.py: no kernel tree with a base commit at {ksrc} (make tree)')
     h = hashlib.sha256(p.stdout.encode())
-    for rel in ('Kconfig.fragment', 'selftests/gate/Kconfig', 'selftests/gate/build.sh',
-                'kernel/config.sh'):
+    for rel in ('Kconfig.fragment', 'selftests/gate/Kconfig', 'selftests/gate/kernels.sh',
+                'selftests/gate/build.sh', 'kernel/config.sh'):
         with open(os.path.join(TOP, rel), 'rb') as f:
             h.update(rel.encode() + b'\0' + f.read())
     h.update(f'watchdog={WATCHDOG},{ALONE_WATCHDOG}'.encode())
@@ -449,7 +449,7 @@ def summary():
     npatched = sum(1 for u in left if u.startswith('patched'))
     print('# The gate: the tree\'s suites, patched kernel vs the unpatched base\n')
     print(f'Identity {ident or "?"} (gate.py identity: the source trees of the patched '
-          'and the base kernel, Kconfig.fragment, selftests/gate/Kconfig and build.sh, '
+          'and the base kernel, Kconfig.fragment, selftests/gate/Kconfig, kernels.sh and build.sh, '
           'kernel/config.sh).\n')
     print(f'{len(units) - npatched} of {len(units)} patched units done; '
           f'{len(left) - npatched} base units to run.\n')
