@@ -95,7 +95,7 @@ run: selftests selftests-usdt usdt
 	$(Q)VERBOSE_TESTS=1 selftests/run.sh $(T)
 
 ## test-debug  make test's tests of the patched kernel on a debug kernel (KASAN, lockdep,
-##             kmemleak, KFENCE) + the fuzzer's long run, all in build/debug/ (README: time)
+##             kmemleak, KFENCE) + the fuzzer's long run, all in build/debug/ (selftests/README.md: time)
 DBUILD	:= $(BUILD)/debug
 DEBUG_CONFIG := $(TOP)/Kconfig.fragment $(TOP)/kernel/Kconfig.debug
 test-debug: tree
@@ -116,7 +116,7 @@ test-debug-save:
 	$(Q)cp $(DBUILD)/results/summary.md $(DBUILD)/results/results.txt selftests/debug-results/
 	$(Q)echo "  SAVED   selftests/debug-results/ (commit it)"
 
-## bench       all benchmarks in the VM (~2.5 min + build), tables + CSV + PNG in build/bench/
+## bench       all benchmarks in the VM (its time: tools/bench/results/summary.md), tables + CSV + PNG in build/bench/
 bench: kernel libbpf bpftool
 	$(Q)$(MAKE) -C selftests BUILD=$(BUILD) KSRC=$(KSRC) $(BUILD)/selftests/vmlinux.h
 	$(Q)$(MAKE) -C tools/bench -j$(JOBS) BUILD=$(BUILD) KSRC=$(KSRC)
@@ -131,7 +131,7 @@ bench-save:
 
 ## gate        the A/B: the tree's suites on the patched kernel, then what did not pass there
 ##             on the unpatched base (BPF CI's config); each unit committed to
-##             selftests/gate/results/ as it completes; resumes (README, "The gate")
+##             selftests/gate/results/ as it completes; resumes (selftests/gate/README.md)
 gate: tree
 	$(Q)JOBS=$(JOBS) selftests/gate/run.sh
 

@@ -46,7 +46,7 @@ after=$(stat -c %Y "$KSRC/arch/x86/boot/bzImage")
 [ "$before" = "$after" ] || say BUILD "bzImage done in $(( $(date +%s) - t0 )) s"
 # 7.3's DYNAMIC_FTRACE_WITH_JMP reads bit 0 of an ftrace target as "jump,
 # not call": an ftrace callback at an odd address is jumped to and returns
-# into its caller's registers (README, "-O2").  Refuse such a kernel.
+# into its caller's registers (kernel/README.md, "-O2").  Refuse such a kernel.
 [ ! -f "$KSRC/System.map" ] || odd=$(awk '$3 ~ /^(fprobe_ftrace_entry|fprobe_fgraph_entry|call_direct_funcs|ftrace_ops_list_func|ftrace_ops_assist_func|ftrace_stub|function_trace_call|kprobe_ftrace_handler|ftrace_graph_func|ftrace_pid_func|perf_ftrace_function_call)$/ &&
 	index("13579bdf", substr($1, length($1))) { print $3 }' "$KSRC/System.map")
 [ -z "${odd:-}" ] || die "ftrace callbacks at odd addresses (an -Os build?): $(echo $odd)"
