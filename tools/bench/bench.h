@@ -102,7 +102,7 @@ static inline __u64 now_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* The binary is linked with -Wl,--wrap=syscall for the USDT IP+HASH mode
+/* The binary is linked with -Wl,--wrap=syscall for the USDT IP + HASH mode
  * (usdt_modes.c): a loop that times system calls calls libc's syscall()
  * directly, without the wrapper.
  */

@@ -42,10 +42,10 @@
 enum { V_EMPTY, V_FLOOR, V_OLD_ARRAY, V_OLD_IP, V_AD, V_ARRAY, V_IP, V_INLINE,
        V_M_OLD_ARRAY, V_M_OLD_IP, V_M_AD, V_M_ARRAY, V_M_IP, V_M_INLINE, NV };
 static const char *const variants[NV] = {
-	"empty", "floor", "before, cookie+ARRAY", "before, IP+HASH",
-	"attach data", "cookie+ARRAY", "IP+HASH", "attach data, inlined",
-	"BPF_USDT before, cookie+ARRAY", "BPF_USDT before, IP+HASH", "BPF_USDT, attach data",
-	"BPF_USDT, cookie+ARRAY", "BPF_USDT, IP+HASH", "BPF_USDT, attach data, inlined",
+	"empty", "floor", "before, cookie + ARRAY", "before, IP + HASH",
+	"attach data", "cookie + ARRAY", "IP + HASH", "attach data, inlined",
+	"BPF_USDT before, cookie + ARRAY", "BPF_USDT before, IP + HASH", "BPF_USDT, attach data",
+	"BPF_USDT, cookie + ARRAY", "BPF_USDT, IP + HASH", "BPF_USDT, attach data, inlined",
 };
 /* The BPF_USDT variant of a bpf_usdt_arg() loop variant is this many after it. */
 #define V_M	(V_M_OLD_ARRAY - V_OLD_ARRAY)

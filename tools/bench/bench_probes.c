@@ -27,7 +27,7 @@
 enum { V_AD_ONE, V_AD_PER, V_ARRAY_ONE, V_ARRAY_PER, NV };
 static const char *const variants[NV] = {
 	"attach data, one link", "attach data, link per probe",
-	"cookie+ARRAY, one link", "cookie+ARRAY, link per probe",
+	"cookie + ARRAY, one link", "cookie + ARRAY, link per probe",
 };
 enum { F_ATTACH, F_DETACH, F_TOTAL, F_FDS, F_MEMCG, F_SLAB, NF };
 

@@ -5,7 +5,7 @@
  * memory that loading and attaching took.  Modes (usdt_modes.h):
  *
  *   attach data   the series: libbpf gives each site its spec as attach data
- *   cookie+ARRAY  stock libbpf, its spec map sized to fit (N entries)
+ *   cookie + ARRAY  stock libbpf, its spec map sized to fit (N entries)
  *
  * Every (repetition, N, mode) runs in a child process of its own, in a memory
  * cgroup of its own: the memory columns are the cgroup's "kernel" counter
@@ -28,7 +28,7 @@
 
 #define MAX_REPS	8
 #define MAX_TARGETS	8
-#define NSCALE		2	/* modes: attach data, cookie+ARRAY */
+#define NSCALE		2	/* modes: attach data, cookie + ARRAY */
 
 enum { F_ATTACH, F_DETACH, F_MEMCG, F_SLAB, NF };	/* columns per target */
 

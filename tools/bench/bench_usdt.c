@@ -147,7 +147,7 @@ static void report(void)
 	       "reads every argument with bpf_usdt_arg(); %s per call, median (min-max);\n"
 	       "net = minus the call without a probe; ratio = net / attach data's net\n\n",
 	       env.reps, env.rounds, env.calls, env.unit);
-	bench_md_head("args", "no probe", "attach data", "cookie+ARRAY", "IP+HASH",
+	bench_md_head("args", "no probe", "attach data", "cookie + ARRAY", "IP + HASH",
 		      "ratio ARRAY", "ratio HASH", NULL);
 	for (i = 0; i < NK; i++) {
 		double ad = st[M_AD][i].med - sb[i].med;
@@ -161,7 +161,7 @@ static void report(void)
 	}
 	if (env.wall) {	/* trigger throughput */
 		printf("\nThroughput, hits/s (median):\n\n");
-		bench_md_head("args", "no probe", "attach data", "cookie+ARRAY", "IP+HASH", NULL);
+		bench_md_head("args", "no probe", "attach data", "cookie + ARRAY", "IP + HASH", NULL);
 		for (i = 0; i < NK; i++)
 			printf("| %d | %.0f | %.0f | %.0f | %.0f |\n", nargs[i], 1e9 / sb[i].med,
 			       1e9 / st[M_AD][i].med, 1e9 / st[M_ARRAY][i].med,
@@ -175,7 +175,7 @@ static void report(void)
 
 		if (st[M_AD][i].iqr > (d < 0 ? -d : d)) {
 			printf("\nNot resolved: the middle half of attach data's samples spreads wider\n"
-			       "than its difference to cookie+ARRAY (%d args: %.1f against %.1f %s).\n",
+			       "than its difference to cookie + ARRAY (%d args: %.1f against %.1f %s).\n",
 			       nargs[i], st[M_AD][i].iqr, d, env.unit);
 			break;
 		}

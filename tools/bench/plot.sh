@@ -13,12 +13,12 @@ awk -F, 'FNR == 1 { f++; next }
 	f == 2 { k[$2] = $7 } f == 3 { u[$2] = $7 }
 	END { for (i = 1; i <= n; i++) printf "%s;%s;%s;%s\n", name[i], a[name[i]],
 		k[name[i]], u[name[i]] }' lookup-icount.csv kprobe-icount.csv uprobe-icount.csv >.lookup.dat
-# args;attach data;cookie+ARRAY;IP+HASH (net)
+# args;attach data;cookie + ARRAY;IP + HASH (net)
 awk -F, 'NR > 1 { net[$1, $2] = $8; if (!($1 in seen)) { seen[$1]; o[++n] = $1 } }
 	END { for (i = 1; i <= n; i++) printf "%s;%s;%s;%s\n", o[i], net[o[i], "attach data"],
-		net[o[i], "cookie+ARRAY"], net[o[i], "IP+HASH"] }' usdt-icount.csv >.usdt.dat
+		net[o[i], "cookie + ARRAY"], net[o[i], "IP + HASH"] }' usdt-icount.csv >.usdt.dat
 # sites;mode;attach;detach;memcg  (one line per sites and mode)
-for m in "attach data" "cookie+ARRAY"; do
+for m in "attach data" "cookie + ARRAY"; do
 	awk -F, -v m="$m" 'NR > 1 && $2 == m { v[$1, $3] = $4; if (!($1 in s)) { s[$1]; o[++n] = $1 } }
 		END { for (i = 1; i <= n; i++) printf "%s;%s;%s;%s\n", o[i],
 			v[o[i], "attach_ms"], v[o[i], "detach_ms"], v[o[i], "memcg_kernel_kib"] }' \
@@ -65,11 +65,11 @@ set title "attach (ms)"
 set ylabel ""
 set logscale y
 set yrange [*:*]
-plot ".scale-attach.dat" using 1:2 title "attach data", ".scale-cookie+ARRAY.dat" using 1:2 title "cookie + ARRAY"
+plot ".scale-attach.dat" using 1:2 title "attach data", ".scale-cookie.dat" using 1:2 title "cookie + ARRAY"
 set title "detach (ms)"
-plot ".scale-attach.dat" using 1:3 title "attach data", ".scale-cookie+ARRAY.dat" using 1:3 title "cookie + ARRAY"
+plot ".scale-attach.dat" using 1:3 title "attach data", ".scale-cookie.dat" using 1:3 title "cookie + ARRAY"
 set title "kernel memory charged to the memcg (KiB)"
-plot ".scale-attach.dat" using 1:4 title "attach data", ".scale-cookie+ARRAY.dat" using 1:4 title "cookie + ARRAY"
+plot ".scale-attach.dat" using 1:4 title "attach data", ".scale-cookie.dat" using 1:4 title "cookie + ARRAY"
 unset multiplot
 GP
 rm -f .lookup.dat .usdt.dat .scale-*.dat

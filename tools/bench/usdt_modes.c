@@ -12,9 +12,9 @@
 #include "bench_usdt_old_noad.skel.h"
 #include "bench_usdt_inline.skel.h"
 
-const char *const usdt_modes[NMODE] = { "attach data", "cookie+ARRAY", "IP+HASH" };
+const char *const usdt_modes[NMODE] = { "attach data", "cookie + ARRAY", "IP + HASH" };
 
-/* IP+HASH mode: libbpf uses its no-cookie fallback when the kernel appears
+/* IP + HASH mode: libbpf uses its no-cookie fallback when the kernel appears
  * to lack bpf_get_attach_cookie().  libbpf.a is one relocatable object, so
  * its calls cannot be wrapped, but its system calls can (the binary is linked
  * with -Wl,--wrap=syscall): fail exactly the cookie feature probe, a

@@ -3,10 +3,10 @@
  * scale benchmarks (bench_usdt.c, bench_scale.c) share.
  *
  *   attach data   specs as attach data (the series; bench_usdt.skel.h)
- *   cookie+ARRAY  spec id in the cookie, specs in an ARRAY map (stock libbpf;
+ *   cookie + ARRAY  spec id in the cookie, specs in an ARRAY map (stock libbpf;
  *                 the same program built with -DBPF_USDT_NO_ATTACH_DATA,
  *                 bench_usdt_noad.skel.h)
- *   IP+HASH       spec id from an IP-keyed HASH map (stock libbpf on kernels
+ *   IP + HASH       spec id from an IP-keyed HASH map (stock libbpf on kernels
  *                 without cookies: the noad program again, with libbpf's
  *                 cookie feature probe failed, see usdt_modes.c)
  *
@@ -35,7 +35,7 @@ struct usdt_obj {
 	__u64 *hits, *sums, *errors;	/* the program's counters (.bss) */
 };
 
-/* Load the program in MODE; SPECS > 0 sizes cookie+ARRAY's spec map to fit
+/* Load the program in MODE; SPECS > 0 sizes cookie + ARRAY's spec map to fit
  * (libbpf's default: 256).  Dies on failure, and when MODE is attach data
  * but libbpf did not choose it.
  */
