@@ -27,7 +27,7 @@ Q = @
 MAKEFLAGS += --no-print-directory
 endif
 
-.PHONY: help deps tree config kernel libbpf bpftool selftests selftests-usdt usdt test run bench bench-save \
+.PHONY: help deps tree config kernel libbpf bpftool selftests selftests-usdt usdt install test run bench bench-save \
 	test-debug test-debug-save gate vm-shell export tree-reset checkpatch clean
 
 help:
@@ -85,6 +85,12 @@ selftests-usdt: tree
 usdt: kernel libbpf bpftool
 	$(Q)$(MAKE) -C selftests BUILD=$(BUILD) KSRC=$(KSRC) $(BUILD)/selftests/vmlinux.h
 	$(Q)$(MAKE) -C tools/usdt BUILD=$(BUILD) KSRC=$(KSRC)
+
+## install     the usdt tool and its man page into PREFIX (default /usr/local):
+##             PREFIX/bin/usdt, PREFIX/share/man/man8/usdt.8 (DESTDIR too)
+PREFIX	?= /usr/local
+install: usdt
+	$(Q)$(MAKE) -C tools/usdt BUILD=$(BUILD) KSRC=$(KSRC) PREFIX=$(PREFIX) install
 
 ## test        run every test (host checks + VM); ends with "N passed, N failed"
 test: selftests selftests-usdt usdt

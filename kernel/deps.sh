@@ -10,6 +10,8 @@ declare -A PKGS=(
 	[bench]="gnuplot-nox"
 	# Debian's binaries with USDT probes that the usdt tests trace.
 	[real]="openjdk-17-jre-headless postgresql-15"
+	# The usdt tool's man page, rendered by the install test.
+	[tool]="man-db"
 	# What the tree's tests run in the gate's guests (whose root is the
 	# host's): ping, iptables-legacy, nft, ethtool (ip and tc are base),
 	# keyctl and fsverity (verify_sig_setup.sh, verify_pkcs7_sig).
@@ -17,7 +19,7 @@ declare -A PKGS=(
 )
 
 groups=("$@")
-[ ${#groups[@]} -gt 0 ] || groups=(build vm bpf bench real)
+[ ${#groups[@]} -gt 0 ] || groups=(build vm bpf bench real tool)
 
 want=()
 for g in "${groups[@]}"; do

@@ -143,8 +143,8 @@ stock_tests() {
 	for k in "${STOCK_KERNELS[@]}"; do
 		matches "$k" || continue
 		case $k in
-		stock-6.1) mode=cookie_perf ;;
-		*) mode=cookie_multi ;;
+		stock-6.1) mode="cookie + ARRAY, perf event" ;;
+		*) mode="cookie + ARRAY, uprobe_multi" ;;
 		esac
 		dir=$("$TOP/vm/stock-kernel.sh" "$k")
 		deny=(-d@"$LISTS/stock.deny")
@@ -205,7 +205,7 @@ debug_summary() {
 # With --debug, the fuzzer's long run follows the others (16 min against
 # 48 for the USDT and verifier tests under the debug kernel, 2026-11-26).
 fuzz_long_run() {
-	vm_tests fuzz "" attach_data "${patched[@]}" -- -a attach_data_fuzz
+	vm_tests fuzz "" "attach data" "${patched[@]}" -- -a attach_data_fuzz
 	# Its size: the calls of its subtests' summary lines.
 	calls=$({ grep -h '^fuzz [a-z_]*: seed' "$RES/fuzz.vm.log" || true; } |
 		sed -n 's/.* calls \([0-9]*\) .*/\1/p' | paste -sd+ | bc)
@@ -218,11 +218,11 @@ fuzz_long_run() {
 if [ -z "$filter" ]; then
 	nofuzz=()
 	[ $debug = 0 ] || nofuzz=(-d attach_data_fuzz)
-	{ vm_tests others "" attach_data "${patched[@]}" -- -d 'usdt*,verifier_*' "${nofuzz[@]}" \
+	{ vm_tests others "" "attach data" "${patched[@]}" -- -d 'usdt*,verifier_*' "${nofuzz[@]}" \
 		-d@"$LISTS/patched.deny"
 	  [ $debug = 0 ] || fuzz_long_run
 	  stock_tests; } >"$RES/others.out" 2>&1 &
-	vm_tests usdt-verifier "" attach_data "${patched[@]}" -- -a 'usdt*,verifier_*' \
+	vm_tests usdt-verifier "" "attach data" "${patched[@]}" -- -a 'usdt*,verifier_*' \
 		-d@"$LISTS/patched.deny"
 	wait $!
 	cat "$RES/others.out"
@@ -231,7 +231,7 @@ else
 	# with); running test_progs -l on the host would touch its keyring.
 	for t in $(sed -n 's/^DEFINE_TEST(\(.*\))$/\1/p' "$BUILD/selftests/prog_tests/tests.h"); do
 		if matches "$t"; then
-			vm_tests main "" attach_data "${patched[@]}" -- -a "$filter" \
+			vm_tests main "" "attach data" "${patched[@]}" -- -a "$filter" \
 				-d@"$LISTS/patched.deny"
 			break
 		fi

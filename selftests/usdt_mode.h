@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Which USDT mode libbpf chose for a program, against the one the runner
  * says this kernel must get (USDT_EXPECT_MODE, set by selftests/run.sh per
- * kernel):
- *   attach_data   the spec as attach data on a uprobe_multi link (patched);
- *   cookie_multi  cookie + ARRAY on a uprobe_multi link (stock 6.6 and later);
- *   cookie_perf   cookie + ARRAY on per-site perf-event uprobes (stock 6.1).
+ * kernel), spelled as everywhere else:
+ *   "attach data"                    the spec as attach data, on a uprobe_multi
+ *                                    link (patched);
+ *   "cookie + ARRAY, uprobe_multi"   on a uprobe_multi link (stock 6.6 and later);
+ *   "cookie + ARRAY, perf event"     on per-site perf-event uprobes (stock 6.1).
  * Run by hand, without USDT_EXPECT_MODE, the mode is only printed.
  */
 #ifndef __USDT_MODE_H
@@ -17,11 +18,11 @@ static inline const char *usdt_mode(const struct bpf_program *prog)
 {
 #ifndef LIBBPF_NO_ATTACH_DATA	/* the fixes and usdt series alone */
 	if (bpf_program__attach_data_type(prog))
-		return "attach_data";
+		return "attach data";
 #endif
 	if (bpf_program__expected_attach_type(prog) == BPF_TRACE_UPROBE_MULTI)
-		return "cookie_multi";
-	return "cookie_perf";
+		return "cookie + ARRAY, uprobe_multi";
+	return "cookie + ARRAY, perf event";
 }
 
 /* The mode this kernel must give, or NULL when the runner did not say. */
@@ -41,8 +42,8 @@ static inline bool assert_usdt_mode(const struct bpf_program *prog, bool opt_out
 		printf("%s: USDT mode %s (USDT_EXPECT_MODE not set)\n", __func__, got);
 		return true;
 	}
-	if (opt_out && !strcmp(want, "attach_data"))
-		want = "cookie_multi";
+	if (opt_out && !strcmp(want, "attach data"))
+		want = "cookie + ARRAY, uprobe_multi";
 	return ASSERT_STREQ(got, want, "usdt_mode");
 }
 

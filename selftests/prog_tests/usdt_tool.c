@@ -3,7 +3,7 @@
  * (gcc and clang builds, every argument form, an executable and its
  * library), on a program with a semaphore-gated probe and a string
  * argument, and on libstdc++'s probes.  Each hit it prints must carry the
- * arguments the program passed; -c's table the hits it made; -l every
+ * arguments the program passed; -C's table the hits it made; -l every
  * site; -p one process; bad input a message and its exit status.
  */
 #include <signal.h>
@@ -13,7 +13,7 @@
 #include "usdt_rip/want.h"
 
 #define TOOL "../usdt/usdt"
-#define OUT_MAX (64 * 1024)
+#define OUT_MAX (4 << 20)
 
 struct run {
 	int status;		/* exit status, or -1 */
@@ -167,7 +167,7 @@ static void check_mode(const char *err, bool opt_out, int links)
 	const char *want = usdt_expected_mode();
 	char buf[64];
 
-	if (want && !strcmp(want, "attach_data") && !opt_out)
+	if (want && !strcmp(want, "attach data") && !opt_out)
 		ASSERT_OK_PTR(strstr(err, ", attach data mode, "), "mode_attach_data");
 	else if (want)
 		ASSERT_OK_PTR(strstr(err, ", cookie + ARRAY mode, "), "mode_cookie");
@@ -203,7 +203,7 @@ static void subtest_library(void)
 	free(r);
 }
 
-/* -c's table: "HITS  PROBE" lines, then the total. */
+/* -C's table: "HITS  PROBE" lines, then the total. */
 static void check_counts(const char *out)
 {
 	ASSERT_OK_PTR(strstr(out, "           2  rip:main\n"), "main_2");
@@ -217,10 +217,10 @@ static void subtest_count(bool link_per_probe)
 	struct run *r = calloc(1, sizeof(*r));
 
 	if (link_per_probe)
-		run_tool(r, "x", TOOL_ARGV("-c", "--link-per-probe", "./usdt_rip_clang", "rip:*",
+		run_tool(r, "x", TOOL_ARGV("-C", "--link-per-probe", "./usdt_rip_clang", "rip:*",
 					   "--", "./usdt_rip_clang"));
 	else
-		run_tool(r, "x", TOOL_ARGV("-c", "./usdt_rip_clang", "*", "--",
+		run_tool(r, "x", TOOL_ARGV("-C", "./usdt_rip_clang", "*", "--",
 					   "./usdt_rip_clang"));
 	if (ASSERT_EQ(r->status, 0, "exit")) {
 		check_mode(r->err, false, link_per_probe ? 3 : 1);
@@ -347,14 +347,14 @@ out:
 	free(t);
 }
 
-/* -c -i 1 -d 2 on a COMMAND that outlives it: a table every second and one
+/* -C -i 1 -d 2 on a COMMAND that outlives it: a table every second and one
  * at the end, then COMMAND is stopped, and its fate is the exit status.
  */
 static void subtest_interval_duration(void)
 {
 	struct run *r = calloc(1, sizeof(*r));
 
-	run_tool(r, "", TOOL_ARGV("-c", "-i", "1", "-d", "2", "./usdt_rip_gcc", "rip:*", "--",
+	run_tool(r, "", TOOL_ARGV("-C", "-i", "1", "-d", "2", "./usdt_rip_gcc", "rip:*", "--",
 				  "/bin/sleep", "60"));
 	if (ASSERT_EQ(r->status, 128 + SIGTERM, "exit")) {
 		ASSERT_GE(count_str(r->out, "  total, 0 of 3 probes hit\n"), 2, "tables");
@@ -370,12 +370,12 @@ static void subtest_errors(void)
 		char *const *argv;
 		int status;
 	} cases[] = {
-		{ "no_arguments", "missing BINARY", TOOL_ARGV("-c"), 2 },
+		{ "no_arguments", "missing BINARY", TOOL_ARGV("-C"), 2 },
 		{ "no_probe", "missing PROBE", TOOL_ARGV("./usdt_rip_gcc"), 2 },
 		{ "bad_option", "unknown option", TOOL_ARGV("-x", "./usdt_rip_gcc", "rip:a"), 2 },
 		{ "bad_string_arg", "0 to 11",
 		  TOOL_ARGV("-s", "12", "./usdt_rip_gcc", "rip:a"), 2 },
-		{ "interval_without_count", "-i needs -c",
+		{ "interval_without_count", "-i needs -C or -H",
 		  TOOL_ARGV("-i", "1", "./usdt_rip_gcc", "rip:a"), 2 },
 		{ "unknown_probe", "no probe of ./usdt_rip_gcc matches 'rip:nosuch'",
 		  TOOL_ARGV("./usdt_rip_gcc", "rip:nosuch"), 1 },
@@ -387,6 +387,23 @@ static void subtest_errors(void)
 		  TOOL_ARGV("/bin/true", "a:b"), 1 },
 		{ "list_without_notes", "cannot read USDT notes", TOOL_ARGV("-l", "/bin/true"), 1 },
 		{ "no_such_pid", "no process with PID", TOOL_ARGV("-p", "999999999", "rip:a"), 1 },
+		{ "hist_and_count", "-C and -H exclude each other",
+		  TOOL_ARGV("-C", "-H", "0", "./usdt_rip_gcc", "rip:a"), 2 },
+		{ "hist_bad_arg", "-H: argument numbers go from 0 to 11",
+		  TOOL_ARGV("-H", "12", "./usdt_rip_gcc", "rip:a"), 2 },
+		{ "hist_no_such_arg", "-H: rip:a has 2 arguments, no arg2",
+		  TOOL_ARGV("-H", "2", "./usdt_rip_gcc", "rip:a"), 1 },
+		{ "hist_unchosen", "-H: no argument chosen for rip:main",
+		  TOOL_ARGV("-H", "rip:a=0", "./usdt_rip_gcc", "rip:*"), 1 },
+		{ "string_with_hist", "-s is for printed hits",
+		  TOOL_ARGV("-s", "0", "-H", "0", "./usdt_rip_gcc", "rip:a"), 2 },
+		{ "cmd_and_command", "-c CMD and -- COMMAND exclude each other",
+		  TOOL_ARGV("-c", "/bin/true", "./usdt_rip_gcc", "rip:a", "--", "/bin/true"), 2 },
+		{ "empty_cmd", "-c: CMD must be", TOOL_ARGV("-c", "", "./usdt_rip_gcc", "rip:a"), 2 },
+		{ "bad_buffer_size", "-b: SIZE goes from 1 to 1G",
+		  TOOL_ARGV("-b", "2G", "./usdt_rip_gcc", "rip:a"), 2 },
+		{ "unknown_name", "nosuchlib: no such file, library (ldconfig -p) or program",
+		  TOOL_ARGV("-l", "nosuchlib"), 1 },
 		{ "command_fails", "exited with 3",
 		  TOOL_ARGV("./usdt_rip_gcc", "rip:a", "--", "/bin/sh", "-c", "exit 3"), 3 },
 	};
@@ -401,8 +418,252 @@ static void subtest_errors(void)
 	}
 	run_tool(r, NULL, TOOL_ARGV("--help"));
 	ASSERT_EQ(r->status, 0, "help_exit");
-	ASSERT_OK_PTR(strstr(r->out, "SYNOPSIS"), "help_synopsis");
+	ASSERT_OK_PTR(strstr(r->out, "Usage: usdt "), "help_usage");
 	free(r);
+}
+
+/* -c CMD: the command as one string, split into words as a shell would */
+static void subtest_cmd_string(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	run_tool(r, "x", TOOL_ARGV("./usdt_rip_gcc", "rip:*", "-c", "./usdt_rip_gcc"));
+	if (ASSERT_EQ(r->status, 0, "exit"))
+		check_rip_hits(r->out, cmd_pid(r->err), 4, false);
+	run_tool(r, "", TOOL_ARGV("-C", "./usdt_rip_gcc", "rip:a", "-c", "/bin/sh -c 'exit 3'"));
+	ASSERT_EQ(r->status, 3, "quoted_exit");
+	ASSERT_OK_PTR(strstr(r->err, "usdt: /bin/sh exited with 3"), "quoted_words");
+	free(r);
+}
+
+/* BINARY named as tplist -l and bpftrace take it: a library the linker's
+ * cache knows (stdc++, libstdc++, libstdc++.so.6), a program in $PATH.
+ */
+static void subtest_binary_name(void)
+{
+	const char *libs[] = { "stdc++", "libstdc++", "libstdc++.so.6" };
+	struct run *r = calloc(1, sizeof(*r));
+	char want[PATH_MAX], got[PATH_MAX], *path, *nl;
+	int i;
+
+	if (!ASSERT_OK_PTR(realpath("/usr/lib/x86_64-linux-gnu/libstdc++.so.6", want), "libstdcxx"))
+		goto out;
+	for (i = 0; i < ARRAY_SIZE(libs); i++) {
+		run_tool(r, NULL, TOOL_ARGV("-l", (char *)libs[i]));
+		if (!ASSERT_EQ(r->status, 0, libs[i]))
+			continue;
+		nl = strchr(r->out, '\n');	/* the first line: the file listed */
+		if (!ASSERT_OK_PTR(nl, "path_line"))
+			continue;
+		*nl = '\0';
+		if (ASSERT_OK_PTR(realpath(r->out, got), "listed_path"))
+			ASSERT_STREQ(got, want, libs[i]);
+		ASSERT_OK_PTR(strstr(nl + 1, "\nlibstdcxx:throw "), "throw_site");
+	}
+	run_tool(r, "go\n", TOOL_ARGV("-C", "stdc++", "libstdcxx:throw", "--", "./usdt_cxx_throw"));
+	if (ASSERT_EQ(r->status, 0, "trace_exit"))
+		ASSERT_OK_PTR(strstr(r->out, "  libstdcxx:throw\n"), "throw_hits");
+
+	path = strdup(getenv("PATH") ?: "/usr/bin");
+	setenv("PATH", "/usr/lib/postgresql/15/bin", 1);
+	run_tool(r, NULL, TOOL_ARGV("-l", "postgres"));
+	setenv("PATH", path, 1);
+	free(path);
+	if (ASSERT_EQ(r->status, 0, "program_exit"))
+		ASSERT_STRNEQ(r->out, "/usr/lib/postgresql/15/bin/postgres\n", 36, "program_path");
+out:
+	free(r);
+}
+
+/* bpftrace's hist() label of @v's slot */
+static void hist_label(char *buf, size_t len, long v)
+{
+	static const char *const sfx[] = { "", "K", "M", "G", "T", "P", "E" };
+	int p = 0;
+
+	if (v < 0) {
+		snprintf(buf, len, "(..., 0)");
+		return;
+	}
+	if (v < 2) {
+		snprintf(buf, len, "[%ld]", v);
+		return;
+	}
+	while (p < 62 && (2L << p) <= v)
+		p++;
+	snprintf(buf, len, "[%ld%s, %ld%s)", 1L << (p % 10), sfx[p / 10],
+		 1L << ((p + 1) % 10), sfx[(p + 1) / 10]);
+}
+
+/* -H's histogram of rip:@name in @out: one row, @value's slot with @hits
+ * and a full bar (usdt_rip's probes pass a process the same values at each
+ * hit).
+ */
+static void check_hist_row(const char *out, const char *name, long value, int hits)
+{
+	char head[64], row[128], label[48], bar[53];
+	const char *p;
+
+	snprintf(head, sizeof(head), "@[rip:%s]:\n", name);
+	p = strstr(out, head);
+	if (!ASSERT_OK_PTR(p, head))
+		return;
+	hist_label(label, sizeof(label), value);
+	memset(bar, '@', 52);
+	bar[52] = '\0';
+	snprintf(row, sizeof(row), "%-16s%8d |%s|\n\n", label, hits, bar);
+	if (!ASSERT_STRNEQ(p + strlen(head), row, strlen(row), name))
+		printf("%s: want after %s%s\n", __func__, head, row);
+}
+
+/* -H: argument 0 of 0..999 (usdt_tool_burst's arg2) as bpftrace prints
+ * hist(): the rows from the first slot with hits to the last, bars scaled
+ * to the largest
+ */
+static const char burst_hist[] =
+	"@[tool:burst]:\n"
+	"[0]                    1 |                                                    |\n"
+	"[1]                    1 |                                                    |\n"
+	"[2, 4)                 2 |                                                    |\n"
+	"[4, 8)                 4 |                                                    |\n"
+	"[8, 16)                8 |                                                    |\n"
+	"[16, 32)              16 |@                                                   |\n"
+	"[32, 64)              32 |@@@                                                 |\n"
+	"[64, 128)             64 |@@@@@@                                              |\n"
+	"[128, 256)           128 |@@@@@@@@@@@@@                                       |\n"
+	"[256, 512)           256 |@@@@@@@@@@@@@@@@@@@@@@@@@@@                         |\n"
+	"[512, 1K)            488 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@|\n"
+	"\n";
+
+static void subtest_hist(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	run_tool(r, "x", TOOL_ARGV("-H", "2", "./usdt_tool_burst", "tool:burst", "--",
+				   "./usdt_tool_burst", "1000"));
+	if (ASSERT_EQ(r->status, 0, "exit"))
+		ASSERT_STREQ(r->out, burst_hist, "hist");
+	free(r);
+}
+
+/* -H per probe: each probe's argument, carried in its cookie (with attach
+ * data, in its attach data), in every mode
+ */
+static void subtest_hist_per_probe(const char *opt)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	long want[4];
+	pid_t pid;
+
+	run_tool(r, "x", TOOL_ARGV("-H", "1", "-H", "rip:a=0", (char *)opt, "./usdt_rip_gcc",
+				   "rip:*", "--", "./usdt_rip_gcc"));
+	if (!ASSERT_EQ(r->status, 0, "exit"))
+		goto out;
+	check_mode(r->err, !strcmp(opt, "-mcookie"), strcmp(opt, "--link-per-probe") ? 1 : 3);
+	pid = cmd_pid(r->err);
+	want_args(P_MAIN, pid, want);
+	check_hist_row(r->out, "main", want[1], 2);
+	want_args(P_A, pid, want);
+	check_hist_row(r->out, "a", want[0], 1);
+	want_args(P_B, pid, want);
+	check_hist_row(r->out, "b", want[1], 1);
+out:
+	free(r);
+}
+
+#define BURST 20000
+
+/* A burst of hits with two strings each, printed: none lost, each once. */
+static void subtest_burst(const char *opt)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	char *copy, *line, *save = NULL;
+	int n, i, arg2, lines = 0;
+	bool *seen = calloc(BURST, sizeof(*seen));
+
+	run_tool(r, "x", TOOL_ARGV("-s", "0,1", (char *)opt, "./usdt_tool_burst", "tool:burst",
+				   "--", "./usdt_tool_burst", "20000"));
+	if (!ASSERT_EQ(r->status, 0, "exit"))
+		goto out;
+	check_mode(r->err, !strcmp(opt, "-mcookie"), 1);
+	ASSERT_NULL(strstr(r->err, "lost"), "none_lost");
+	copy = strdup(r->out);
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		line = strstr(line, " tool:burst ");
+		if (!ASSERT_OK_PTR(line, "hit_line") ||
+		    !ASSERT_EQ(sscanf(line, " tool:burst arg0=\"burst %d %d\" "
+				      "arg1=\"the same for every hit\" arg2=%d", &n, &i, &arg2), 3,
+			       "hit_args"))
+			break;
+		if (!ASSERT_EQ(n, BURST, "arg0_n") || !ASSERT_EQ(i, arg2, "arg0_i") ||
+		    !ASSERT_LT((unsigned int)i, BURST, "arg2") || !ASSERT_FALSE(seen[i], "once"))
+			break;
+		seen[i] = true;
+		lines++;
+	}
+	free(copy);
+	ASSERT_EQ(lines, BURST, "hits");
+out:
+	free(seen);
+	free(r);
+}
+
+/* -b: a ring buffer too small to hold a burst (64 KiB: ~240 events); what
+ * the tool prints and what it says it lost add up to the burst
+ */
+static void subtest_buffer_size(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	unsigned long long lost = 0;
+	const char *p;
+
+	run_tool(r, "x", TOOL_ARGV("-s", "0,1", "-b", "64K", "./usdt_tool_burst", "tool:burst",
+				   "--", "./usdt_tool_burst", "20000"));
+	if (!ASSERT_EQ(r->status, 0, "exit"))
+		goto out;
+	p = strstr(r->err, " hits lost (ring buffer full");
+	while (p && p > r->err && p[-1] != '\n')
+		p--;
+	if (p)
+		ASSERT_EQ(sscanf(p, "usdt: %llu hits lost", &lost), 1, "lost_line");
+	printf("%s: %llu of %d hits lost\n", __func__, lost, BURST);
+	ASSERT_EQ(count_str(r->out, " tool:burst ") + lost, BURST, "printed_and_lost");
+out:
+	free(r);
+}
+
+/* A COMMAND's standard streams are as without the tool: the same
+ * descriptors, flags and offsets when it starts (the tool writes nothing to
+ * them before it ends), and no other descriptor of the tool's.
+ */
+static void subtest_streams(void)
+{
+	struct run *d = calloc(1, sizeof(*d)), *t = calloc(1, sizeof(*t));
+	int out_fd, err_fd;
+	pid_t pid;
+
+	pid = spawn((char *const[]){ "./usdt_tool_streams", NULL }, "", NULL, &out_fd, &err_fd);
+	finish(d, pid, out_fd, err_fd);
+	if (!ASSERT_EQ(d->status, 0, "direct_exit") ||
+	    !ASSERT_OK_PTR(strstr(d->out, "fd1 pos:\t0"), "direct_offset"))
+		goto out;
+	run_tool(t, "", TOOL_ARGV("-C", "./usdt_tool_streams", "tool:streams", "--",
+				  "./usdt_tool_streams"));
+	if (ASSERT_EQ(t->status, 0, "count_exit")) {
+		ASSERT_STRNEQ(t->out, d->out, strlen(d->out), "count_stdout");
+		ASSERT_STRNEQ(t->err, "streams: stderr\n", 16, "count_stderr");
+		ASSERT_OK_PTR(strstr(t->out, "           1  tool:streams\n"), "count_hit");
+	}
+	run_tool(t, "", TOOL_ARGV("./usdt_tool_streams", "tool:streams", "-c",
+				  "./usdt_tool_streams"));
+	if (ASSERT_EQ(t->status, 0, "print_exit")) {
+		ASSERT_STRNEQ(t->out, d->out, strlen(d->out), "print_stdout");
+		ASSERT_STRNEQ(t->err, "streams: stderr\n", 16, "print_stderr");
+		ASSERT_OK_PTR(strstr(t->out, " tool:streams\n"), "print_hit");
+	}
+out:
+	free(d);
+	free(t);
 }
 
 /* libstdc++'s probes, counted while cxx/throw.cc throws: the table must
@@ -417,7 +678,7 @@ static void subtest_libstdcxx(void)
 
 	if (!ASSERT_OK_PTR(realpath("/usr/lib/x86_64-linux-gnu/libstdc++.so.6", lib), "libstdcxx"))
 		goto out;
-	run_tool(r, "go\n", TOOL_ARGV("-c", lib, "libstdcxx:*", "--", "./usdt_cxx_throw"));
+	run_tool(r, "go\n", TOOL_ARGV("-C", lib, "libstdcxx:*", "--", "./usdt_cxx_throw"));
 	if (!ASSERT_EQ(r->status, 0, "exit"))
 		goto out;
 	for (i = 0; i < ARRAY_SIZE(kinds); i++) {
@@ -435,7 +696,7 @@ out:
 	free(r);
 }
 
-/* Parse -c's table in @out ("%12llu  PROVIDER:NAME" lines, amid what the
+/* Parse -C's table in @out ("%12llu  PROVIDER:NAME" lines, amid what the
  * traced program printed): hits per probe, into @names/@hits.
  */
 static int parse_counts(const char *out, char names[][64], long *hits, int max)
@@ -459,9 +720,6 @@ static int parse_counts(const char *out, char names[][64], long *hits, int max)
 
 #define MAX_PROBES 1024
 
-/* Two -c tables hold the same probes; with the same hits, for those whose
- * @exact says so (all, if NULL).
- */
 /* @name's hits in a table, 0 if it has none. */
 static long hits_of(const char *name, char (*names)[64], const long *hits, int cnt)
 {
@@ -559,8 +817,8 @@ static void subtest_libjvm(void)
 	ASSERT_GT(probes, 500, "libjvm_probes");
 #define JAVA "--", "/usr/lib/jvm/java-17-openjdk-amd64/bin/java", "-Xint", "-XX:+UseSerialGC", \
 	     "-XX:+UnlockDiagnosticVMOptions", "-XX:GuaranteedSafepointInterval=0", "-version"
-	run_tool(one, "", TOOL_ARGV("-c", lib, "*", JAVA));
-	run_tool(per, "", TOOL_ARGV("-c", "--link-per-probe", lib, "*", JAVA));
+	run_tool(one, "", TOOL_ARGV("-C", lib, "*", JAVA));
+	run_tool(per, "", TOOL_ARGV("-C", "--link-per-probe", lib, "*", JAVA));
 	if (!ASSERT_EQ(one->status, 0, "exit") || !ASSERT_EQ(per->status, 0, "exit_per_probe"))
 		goto out;
 	snprintf(want, sizeof(want), "usdt: %d probes (%d sites) of %s, ", probes, sites, lib);
@@ -646,10 +904,10 @@ static void subtest_postgres(void)
 	ASSERT_GT(probes, 50, "postgres_probes");
 	if (!pg_fresh_data())
 		goto out;
-	run_tool(one, PG_SQL, TOOL_ARGV("-c", PG_BIN, "*", PG_CMD));
+	run_tool(one, PG_SQL, TOOL_ARGV("-C", PG_BIN, "*", PG_CMD));
 	if (!pg_fresh_data())
 		goto out;
-	run_tool(per, PG_SQL, TOOL_ARGV("-c", "--link-per-probe", PG_BIN, "*", PG_CMD));
+	run_tool(per, PG_SQL, TOOL_ARGV("-C", "--link-per-probe", PG_BIN, "*", PG_CMD));
 	if (!pg_fresh_data())
 		goto out;
 	run_tool(args, PG_SQL, TOOL_ARGV(PG_BIN, "checkpoint__done", "buffer__sync__done", PG_CMD));
@@ -729,6 +987,28 @@ void test_usdt_tool(void)
 		subtest_interval_duration();
 	if (test__start_subtest("errors"))
 		subtest_errors();
+	if (test__start_subtest("cmd_string"))
+		subtest_cmd_string();
+	if (test__start_subtest("binary_name"))
+		subtest_binary_name();
+	if (test__start_subtest("hist"))
+		subtest_hist();
+	if (test__start_subtest("hist_per_probe"))
+		subtest_hist_per_probe("-mauto");
+	if (test__start_subtest("hist_per_probe_cookie_mode"))
+		subtest_hist_per_probe("-mcookie");
+	if (test__start_subtest("hist_per_probe_link_per_probe"))
+		subtest_hist_per_probe("--link-per-probe");
+	if (test__start_subtest("burst"))
+		subtest_burst("-mauto");
+	if (test__start_subtest("burst_cookie_mode"))
+		subtest_burst("-mcookie");
+	if (test__start_subtest("burst_link_per_probe"))
+		subtest_burst("--link-per-probe");
+	if (test__start_subtest("buffer_size"))
+		subtest_buffer_size();
+	if (test__start_subtest("streams"))
+		subtest_streams();
 	if (test__start_subtest("libstdcxx"))
 		subtest_libstdcxx();
 	if (test__start_subtest("libjvm"))

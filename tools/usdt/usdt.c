@@ -4,6 +4,7 @@
  * usage() for what it does; usdt.bpf.c is its BPF side.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <getopt.h>
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <wordexp.h>
 #include <sys/wait.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -23,81 +25,63 @@
 #include "usdt_noad.skel.h"
 
 static const char usage_text[] =
-"NAME\n"
-"    usdt - list and trace the USDT probes of a program or library\n"
+"Usage: usdt -l [-v] BINARY...\n"
+"       usdt -l -p PID\n"
+"       usdt [OPTIONS] BINARY PROBE... [-c CMD | -- COMMAND [ARG]...]\n"
+"       usdt [OPTIONS] -p PID [BINARY] PROBE...\n"
+"List or trace the USDT probes of a program or library (man usdt: the manual).\n"
+"BINARY is a path, a library as ldconfig knows it (c, libc, libc.so.6) or a\n"
+"program in $PATH.\n"
 "\n"
-"SYNOPSIS\n"
-"    usdt -l [-v] BINARY...\n"
-"    usdt -l -p PID\n"
-"    usdt [OPTIONS] BINARY PROBE... [-- COMMAND [ARG]...]\n"
-"    usdt [OPTIONS] -p PID [BINARY] PROBE...\n"
+"  -l, --list             list probes instead of tracing\n"
+"  -p, --pid PID          only process PID; with -l, list what PID maps\n"
+"  -c, --cmd CMD          run CMD (split into words as the shell does) and\n"
+"                         trace it until it exits\n"
+"  -C, --count            count hits per probe instead of printing them\n"
+"  -H, --hist [PROBE=]N   log2 histogram of argument N per probe (for the\n"
+"                         probes PROBE matches; repeatable)\n"
+"  -i, --interval SEC     with -C or -H, print (and reset) every SEC seconds\n"
+"  -s, --string N[,N]...  print argument N (from 0) as a C string\n"
+"  -d, --duration SEC     stop after SEC seconds\n"
+"  -b, --buffer-size SIZE the events' ring buffer, in bytes (K, M: KiB, MiB;\n"
+"                         a power of 2; default 16M)\n"
+"  -m, --mode MODE        auto (attach data where the kernel has it) or cookie\n"
+"      --link-per-probe   one link per probe instead of one for all\n"
+"  -v, --verbose          libbpf's messages\n"
+"  -h, --help             this text\n"
+"  -- COMMAND [ARG]...    run COMMAND and trace it until it exits\n"
 "\n"
-"DESCRIPTION\n"
-"    With -l, prints every USDT site of each BINARY (or of the executable and\n"
-"    the mapped files of process PID): its probe as PROVIDER:NAME, address,\n"
-"    semaphore and argument spec.\n"
-"\n"
-"    Otherwise traces the probes of BINARY that match the PROBE patterns,\n"
-"    through one BPF link for all of them: each hit prints a line with the\n"
-"    PID, TID, command, probe and decoded arguments (arg0, arg1, ...), or,\n"
-"    with -c, is counted, and a table of hits per probe is printed at the\n"
-"    end (and every SEC seconds with -i).  A PROBE is PROVIDER:NAME or NAME\n"
-"    (any provider); either part may use the wildcards * ? [...], quoted\n"
-"    from the shell.  Probes behind a semaphore are enabled while traced.\n"
-"    Tracing stops on Ctrl-C, after -d SEC, or when COMMAND exits (COMMAND\n"
-"    gets SIGTERM if tracing stops first).  Only COMMAND's own process is\n"
-"    traced, not the processes it starts.\n"
-"\n"
-"    It says on standard error which mode libbpf uses: attach data (the\n"
-"    argument specs are the link's attach data), cookie + ARRAY (a BPF\n"
-"    cookie indexes a spec map), or IP + HASH (kernels without cookies).\n"
-"\n"
-"OPTIONS\n"
-"    -l, --list            list probes instead of tracing\n"
-"    -p, --pid PID         only process PID; with -l, list what PID maps\n"
-"                          (through /proc/PID/root); BINARY defaults to\n"
-"                          /proc/PID/exe\n"
-"    -c, --count           count hits per probe instead of printing them\n"
-"    -i, --interval SEC    with -c, print (and reset) the table every SEC s\n"
-"    -s, --string N[,N]... print argument N (from 0) as a C string (its\n"
-"                          value and \"(unreadable)\" if its page is not in)\n"
-"    -d, --duration SEC    stop after SEC seconds\n"
-"    -m, --mode MODE       auto (the default: attach data where the kernel\n"
-"                          has it) or cookie (never attach data)\n"
-"        --link-per-probe  one link per probe instead of one for all\n"
-"    -v, --verbose         libbpf's messages; with -l, nothing else changes\n"
-"    -h, --help            this text\n"
-"    -- COMMAND [ARG]...   run COMMAND and trace it (its PID) until it exits\n"
-"\n"
-"EXAMPLES\n"
-"    usdt -l /usr/lib/postgresql/15/bin/postgres\n"
-"    usdt -c /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so 'hotspot:*' \\\n"
-"        -- java -version\n"
-"    usdt /usr/lib/x86_64-linux-gnu/libc.so.6 'libc:memory_*' -p 1234\n"
-"    usdt -p 1234 'postgresql:query__start' -s 0\n"
-"\n"
-"EXIT STATUS\n"
-"    0 on success; COMMAND's exit status if it failed (128 + the signal if\n"
-"    one ended it); 1 on bad input or a failed attach, with a message; 2 on\n"
-"    bad usage.\n";
+"Exit status: 0; COMMAND's status if it failed (128 + the signal that ended\n"
+"it); 1 on bad input or a failed attach; 2 on bad usage.\n";
+
+/* -H [PROBE=]N: argument N for the probes PROBE matches (all, if NULL) */
+struct hist_choice {
+	const char *pat;
+	int arg;
+};
 
 static struct {
 	bool list, count, verbose, link_per_probe, cookie_mode;
 	int interval, duration;
 	pid_t pid;
 	__u32 str_mask;
-} env = { .pid = -1 };
+	__u32 ring_size;
+	struct hist_choice *hist;
+	int hist_cnt;
+} env = { .pid = -1, .ring_size = 16 << 20 };
 
 static struct usdt_probes probes;	/* the binary's */
 static struct usdt_probe **traced;	/* the ones traced, by index in the BPF program */
+static int *hist_arg;			/* -H's argument of each traced probe */
 static int traced_cnt;
 static volatile sig_atomic_t exiting;
-static unsigned long long bad_probe;	/* events whose index is past the table */
+static unsigned long long bad_event;	/* events with a probe past the table, or short */
 
 static void die(const char *fmt, ...)
 {
 	va_list ap;
 
+	fflush(stdout);
 	fprintf(stderr, "usdt: ");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -133,18 +117,157 @@ static int parse_uint(const char *s, const char *what)
 	return v;
 }
 
+static int parse_arg_num(const char *s, const char *opt)
+{
+	char msg[64];
+	int n = parse_uint(s, "argument number");
+
+	if (n >= USDT_MAX_ARGS) {
+		snprintf(msg, sizeof(msg), "%s: argument numbers go from 0 to %d", opt,
+			 USDT_MAX_ARGS - 1);
+		usage_error(msg);
+	}
+	return n;
+}
+
 static void parse_str_args(const char *s)
 {
 	char *copy = strdup(s), *tok, *save = NULL;
-	int n;
 
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		n = parse_uint(tok, "argument number");
-		if (n >= USDT_MAX_ARGS)
-			usage_error("-s: argument numbers go from 0 to 11");
-		env.str_mask |= 1U << n;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		env.str_mask |= 1U << parse_arg_num(tok, "-s");
+	free(copy);
+}
+
+/* -H N or -H PROBE=N (the last '=' splits: a pattern has none) */
+static void parse_hist(char *s)
+{
+	char *eq = strrchr(s, '=');
+	struct hist_choice *h;
+
+	env.hist = realloc(env.hist, (env.hist_cnt + 1) * sizeof(*env.hist));
+	if (!env.hist)
+		die("out of memory");
+	h = &env.hist[env.hist_cnt++];
+	h->pat = NULL;
+	if (eq) {
+		*eq = '\0';
+		if (!*s)
+			usage_error("-H: PROBE=N needs a PROBE");
+		h->pat = s;
+		s = eq + 1;
+	}
+	h->arg = parse_arg_num(s, "-H");
+}
+
+/* -b SIZE: bytes, or KiB/MiB with K/M; rounded up to a power of 2 */
+static void parse_size(const char *s)
+{
+	unsigned long long v, shift = 0;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end == 'K' || *end == 'k')
+		shift = 10, end++;
+	else if (*end == 'M' || *end == 'm')
+		shift = 20, end++;
+	if (errno || *end || end == s || *s == '-' || v == 0 || v > (1ULL << 30) >> shift)
+		usage_error("-b: SIZE goes from 1 to 1G bytes (K, M: KiB, MiB)");
+	v <<= shift;
+	env.ring_size = 4096;
+	while (env.ring_size < v)
+		env.ring_size <<= 1;
+}
+
+/* -c CMD: its words, as the shell would split them, without running
+ * anything (no command substitution)
+ */
+static char **split_cmd(const char *cmd)
+{
+	static wordexp_t we;
+
+	if (wordexp(cmd, &we, WRDE_NOCMD) || !we.we_wordc)
+		usage_error("-c: CMD must be a command and its arguments, as in a shell");
+	return we.we_wordv;
+}
+
+/* A library that the dynamic linker's cache holds, by @name: the file
+ * name itself (libc.so.6), or its start (libc, or c as in -lc); the
+ * x86-64 one first.  In @buf, NULL if none.
+ */
+static const char *find_library(const char *name, char *buf, size_t len)
+{
+	char line[PATH_MAX + 256], soname[256], flags[128], path[PATH_MAX];
+	int best = 0, rank;
+	size_t n = strlen(name);
+	FILE *f = popen("/sbin/ldconfig -p 2>/dev/null", "r");
+
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " %255s (%127[^)]) => %4095s", soname, flags, path) != 3)
+			continue;
+		if (!strcmp(soname, name))
+			rank = 6;
+		else if (!strncmp(soname, "lib", 3) && !strncmp(soname + 3, name, n) &&
+			 !strncmp(soname + 3 + n, ".so", 3))
+			rank = 4;
+		else if (!strncmp(soname, name, n) && !strncmp(soname + n, ".so", 3))
+			rank = 2;
+		else
+			continue;
+		rank += !!strstr(flags, "x86-64");
+		if (rank > best) {
+			best = rank;
+			snprintf(buf, len, "%s", path);
+		}
+	}
+	pclose(f);
+	return best ? buf : NULL;
+}
+
+/* A program in $PATH, in @buf; NULL if none. */
+static const char *find_program(const char *name, char *buf, size_t len)
+{
+	char *path = getenv("PATH"), *copy, *dir, *save = NULL;
+	const char *found = NULL;
+
+	if (!path)
+		return NULL;
+	copy = strdup(path);
+	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+		snprintf(buf, len, "%s/%s", dir, name);
+		if (!access(buf, X_OK))
+			found = buf;
 	}
 	free(copy);
+	return found;
+}
+
+/* BINARY as named: a file, a library of the linker's cache or a program in
+ * $PATH, as bpftrace and BCC's tplist -l find them; NULL if none.
+ */
+static const char *resolve_binary(const char *name)
+{
+	static char bufs[2][PATH_MAX];
+	static int n;
+	char *buf = bufs[n++ % 2];
+
+	if (strchr(name, '/') || !access(name, F_OK))
+		return name;
+	if (find_library(name, buf, PATH_MAX) || find_program(name, buf, PATH_MAX))
+		return buf;
+	return NULL;
+}
+
+static const char *binary_or_die(const char *name)
+{
+	const char *path = resolve_binary(name);
+
+	if (!path)
+		die("%s: no such file, library (ldconfig -p) or program ($PATH)", name);
+	return path;
 }
 
 /* -l: one line per site */
@@ -179,7 +302,6 @@ static int list_binary(const char *path, bool quiet)
 	libbpf_usdt_probes_foreach(path, print_site, NULL);
 	return 0;
 }
-
 /* -l -p PID: each file the process maps executable, the program first */
 static int list_pid(pid_t pid)
 {
@@ -262,6 +384,51 @@ static void select_probes(const char *path, char **pats, int pat_cnt)
 	free(used);
 }
 
+
+/* The number of arguments of @p's spec: one per word. */
+static int arg_count(const struct usdt_probe *p)
+{
+	const char *s = p->spec;
+	int n = 0;
+
+	while (*s) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		n++;
+		while (*s && *s != ' ')
+			s++;
+	}
+	return n;
+}
+
+/* -H: each traced probe's argument, the last -H that matches it deciding */
+static void choose_hist_args(void)
+{
+	const struct usdt_probe *p;
+	int i, j, n;
+
+	hist_arg = calloc(traced_cnt, sizeof(*hist_arg));
+	if (!hist_arg)
+		die("out of memory");
+	for (i = 0; i < traced_cnt; i++) {
+		p = traced[i];
+		hist_arg[i] = -1;
+		for (j = 0; j < env.hist_cnt; j++) {
+			if (!env.hist[j].pat || probe_matches(p, env.hist[j].pat))
+				hist_arg[i] = env.hist[j].arg;
+		}
+		if (hist_arg[i] < 0)
+			die("-H: no argument chosen for %s:%s (-H %s:%s=N, or -H N for all)",
+			    p->provider, p->name, p->provider, p->name);
+		n = arg_count(p);
+		if (hist_arg[i] >= n)
+			die("-H: %s:%s has %d argument%s, no arg%d", p->provider, p->name, n,
+			    n == 1 ? "" : "s", hist_arg[i]);
+	}
+}
+
 /* What the program loaded and attached with: libbpf's USDT mode. */
 static const char *usdt_mode(const struct bpf_program *prog)
 {
@@ -283,22 +450,27 @@ static double now(void)
 static int handle_event(void *ctx, void *data, size_t size)
 {
 	const struct usdt_event *e = data;
+	int i, slot = 0, str_cnt = __builtin_popcount(env.str_mask);
 	const struct usdt_probe *p;
-	int i;
 
-	if (e->probe >= traced_cnt) {
-		bad_probe++;
+	if (size < sizeof(*e) + str_cnt * USDT_STR_LEN || e->probe >= traced_cnt) {
+		bad_event++;
 		return 0;
 	}
 	p = traced[e->probe];
 	printf("%-7u %-7u %-15.16s %s:%s", e->pid, e->tid, e->comm, p->provider, p->name);
-	for (i = 0; i < e->arg_cnt && i < USDT_MAX_ARGS; i++) {
-		if (!(env.str_mask & (1U << i)))
+	for (i = 0; i < USDT_MAX_ARGS; i++) {
+		bool str = env.str_mask & (1U << i);
+
+		if (i >= e->arg_cnt)
+			;
+		else if (!str)
 			printf(" arg%d=%lld", i, (long long)e->args[i]);
 		else if (e->str_bad & (1U << i))
 			printf(" arg%d=0x%llx(unreadable)", i, (unsigned long long)e->args[i]);
 		else
-			printf(" arg%d=\"%.*s\"", i, USDT_STR_LEN, e->strs[i]);
+			printf(" arg%d=\"%.*s\"", i, USDT_STR_LEN, e->strs[slot]);
+		slot += str;
 	}
 	if (e->arg_err)
 		printf(" (error %d reading arguments)", e->arg_err);
@@ -320,36 +492,138 @@ static int cmp_count(const void *a, const void *b)
 	return x->probe - y->probe;
 }
 
-/* Print the hits per probe since the last table: the counters are never
- * reset, which would lose the hits between a read and the reset.
+/* The counters' growth since the last call, into @delta (@n of them):
+ * they are never reset, which would lose the hits between a read and the
+ * reset.
  */
-static void print_counts(int map_fd)
+static void read_deltas(int map_fd, __u64 *delta, __u32 n)
 {
-	struct count *c = calloc(traced_cnt, sizeof(*c));
 	static __u64 *last;
-	__u64 total = 0, now;
+	__u64 v;
 	__u32 i;
 
 	if (!last)
-		last = calloc(traced_cnt, sizeof(*last));
-	if (!c || !last)
+		last = calloc(n, sizeof(*last));
+	if (!last)
 		die("out of memory");
+	for (i = 0; i < n; i++) {
+		v = 0;
+		bpf_map_lookup_elem(map_fd, &i, &v);
+		delta[i] = v - last[i];
+		last[i] = v;
+	}
+}
+
+/* -C: the hits per probe since the last table, most first */
+static void print_counts(int map_fd)
+{
+	struct count *c = calloc(traced_cnt, sizeof(*c));
+	__u64 *d = calloc(traced_cnt, sizeof(*d)), total = 0;
+	int i;
+
+	if (!c || !d)
+		die("out of memory");
+	read_deltas(map_fd, d, traced_cnt);
 	for (i = 0; i < traced_cnt; i++) {
-		now = 0;
-		bpf_map_lookup_elem(map_fd, &i, &now);
 		c[i].probe = i;
-		c[i].hits = now - last[i];
-		last[i] = now;
-		total += c[i].hits;
+		c[i].hits = d[i];
+		total += d[i];
 	}
 	qsort(c, traced_cnt, sizeof(*c), cmp_count);
 	printf("%12s  %s\n", "HITS", "PROBE");
 	for (i = 0; i < traced_cnt && c[i].hits; i++)
 		printf("%12llu  %s:%s\n", (unsigned long long)c[i].hits,
 		       traced[c[i].probe]->provider, traced[c[i].probe]->name);
-	printf("%12llu  total, %u of %d probes hit\n", (unsigned long long)total, i, traced_cnt);
+	printf("%12llu  total, %d of %d probes hit\n", (unsigned long long)total, i, traced_cnt);
 	fflush(stdout);
 	free(c);
+	free(d);
+}
+
+/* 2^@p as bpftrace writes it: 1, 2, ... 512, 1K, 2K, ... 8E */
+static void fmt_pow2(char *buf, size_t len, int p)
+{
+	snprintf(buf, len, "%llu%.1s", 1ULL << (p % 10), &"\0KMGTPE"[p / 10]);
+}
+
+/* The values of log2 slot @s: < 0, 0, 1, then [2^(s-2), 2^(s-1)) */
+static void slot_label(char *buf, size_t len, int s)
+{
+	char lo[16], hi[16];
+
+	if (s == 0) {
+		snprintf(buf, len, "(..., 0)");
+	} else if (s <= 2) {
+		snprintf(buf, len, "[%d]", s - 1);
+	} else {
+		fmt_pow2(lo, sizeof(lo), s - 2);
+		fmt_pow2(hi, sizeof(hi), s - 1);
+		snprintf(buf, len, "[%s, %s)", lo, hi);
+	}
+}
+
+static int cmp_total(const void *a, const void *b)
+{
+	const struct count *x = a, *y = b;
+
+	if (x->hits != y->hits)
+		return x->hits < y->hits ? -1 : 1;
+	return x->probe - y->probe;
+}
+
+/* -H: each hit probe's histogram since the last, as bpftrace prints a
+ * hist() map keyed by probe: the fewest hits first, from the first slot
+ * with hits to the last.
+ */
+static void print_hists(int map_fd)
+{
+	__u32 n = traced_cnt * USDT_HIST_SLOTS;
+	struct count *c = calloc(traced_cnt, sizeof(*c));
+	__u64 *d = calloc(n, sizeof(*d)), *h, max;
+	int i, s, lo, hi, cnt = 0;
+	char label[48], bar[64];
+
+	if (!c || !d)
+		die("out of memory");
+	read_deltas(map_fd, d, n);
+	for (i = 0; i < traced_cnt; i++) {
+		c[cnt].probe = i;
+		c[cnt].hits = 0;
+		for (s = 0; s < USDT_HIST_SLOTS; s++)
+			c[cnt].hits += d[i * USDT_HIST_SLOTS + s];
+		cnt += c[cnt].hits != 0;
+	}
+	qsort(c, cnt, sizeof(*c), cmp_total);
+	for (i = 0; i < cnt; i++) {
+		h = d + c[i].probe * USDT_HIST_SLOTS;
+		for (lo = 0; !h[lo]; lo++)
+			;
+		for (hi = USDT_HIST_SLOTS - 1; !h[hi]; hi--)
+			;
+		for (max = 0, s = lo; s <= hi; s++)
+			max = h[s] > max ? h[s] : max;
+		printf("@[%s:%s]:\n", traced[c[i].probe]->provider, traced[c[i].probe]->name);
+		for (s = lo; s <= hi; s++) {
+			int w = (int)(h[s] / (float)max * 52);
+
+			slot_label(label, sizeof(label), s);
+			memset(bar, '@', w);
+			bar[w] = '\0';
+			printf("%-16s%8llu |%-52s|\n", label, (unsigned long long)h[s], bar);
+		}
+		putchar('\n');
+	}
+	fflush(stdout);
+	free(c);
+	free(d);
+}
+
+static void print_table(int map_fd)
+{
+	if (env.hist_cnt)
+		print_hists(map_fd);
+	else
+		print_counts(map_fd);
 }
 
 static void on_signal(int sig)
@@ -357,14 +631,17 @@ static void on_signal(int sig)
 	exiting = sig;
 }
 
-/* Fork COMMAND, stopped until go_child(): attached before it runs. */
+/* Fork COMMAND, stopped until go_child(): attached before it runs.  It
+ * keeps the tool's standard streams, as it would have them without the
+ * tool, and nothing else: every other descriptor is close-on-exec.
+ */
 static pid_t start_child(char **argv, int *go_fd)
 {
 	int fds[2];
 	pid_t pid;
 	char c;
 
-	if (pipe(fds))
+	if (pipe2(fds, O_CLOEXEC))
 		die("pipe: %s", strerror(errno));
 	pid = fork();
 	if (pid < 0)
@@ -373,7 +650,6 @@ static pid_t start_child(char **argv, int *go_fd)
 		close(fds[1]);
 		if (read(fds[0], &c, 1) != 1)
 			_exit(127);
-		close(fds[0]);
 		execvp(argv[0], argv);
 		fprintf(stderr, "usdt: cannot run %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
@@ -388,10 +664,15 @@ struct tool_skel {
 	struct bpf_object *obj;
 	struct bpf_program *prog;
 	struct bpf_map *events, *counts;
-	const volatile bool *count_only, *link_per_probe;
-	const volatile __u32 *str_mask;
-	__u64 *lost, *unknown;
+	const volatile bool *count_only, *hist, *link_per_probe;
+	const volatile __u32 *str_mask, *str_cnt;
+	__u64 *lost, *unknown, *no_arg;
 };
+
+#define TOOL_SKEL(s) ((struct tool_skel){ (s)->obj, (s)->progs.usdt_hit, (s)->maps.events,	\
+	(s)->maps.counts, &(s)->rodata->count_only, &(s)->rodata->hist,			\
+	&(s)->rodata->link_per_probe, &(s)->rodata->str_mask, &(s)->rodata->str_cnt,	\
+	&(s)->bss->lost, &(s)->bss->unknown, &(s)->bss->no_arg })
 
 static void open_skel(struct tool_skel *t, void **skel)
 {
@@ -401,18 +682,14 @@ static void open_skel(struct tool_skel *t, void **skel)
 		if (!s)
 			die("cannot open the BPF object: %s", strerror(errno));
 		*skel = s;
-		*t = (struct tool_skel){ s->obj, s->progs.usdt_hit, s->maps.events, s->maps.counts,
-					 &s->rodata->count_only, &s->rodata->link_per_probe,
-					 &s->rodata->str_mask, &s->bss->lost, &s->bss->unknown };
+		*t = TOOL_SKEL(s);
 	} else {
 		struct usdt *s = usdt__open();
 
 		if (!s)
 			die("cannot open the BPF object: %s", strerror(errno));
 		*skel = s;
-		*t = (struct tool_skel){ s->obj, s->progs.usdt_hit, s->maps.events, s->maps.counts,
-					 &s->rodata->count_only, &s->rodata->link_per_probe,
-					 &s->rodata->str_mask, &s->bss->lost, &s->bss->unknown };
+		*t = TOOL_SKEL(s);
 	}
 }
 
@@ -422,9 +699,12 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 	struct ring_buffer *rb = NULL;
 	int i, link_cnt = 0, go_fd = -1, status = 0, ret = 0, sites = 0;
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct tool_skel t;
+	bool hist = env.hist_cnt, aggregate = env.count || hist;
+	char attached[PATH_MAX + 256];
 	double start, next_tick, t0;
+	struct tool_skel t;
 	const char **names;
+	__u64 *cookies;
 	char **bufs;
 	void *skel;
 	pid_t child = 0;
@@ -432,12 +712,17 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 	select_probes(path, pats, pat_cnt);
 	for (i = 0; i < traced_cnt; i++)
 		sites += traced[i]->sites;
+	if (hist)
+		choose_hist_args();
 
 	open_skel(&t, &skel);
 	*(volatile bool *)t.count_only = env.count;
+	*(volatile bool *)t.hist = hist;
 	*(volatile bool *)t.link_per_probe = env.link_per_probe;
 	*(volatile __u32 *)t.str_mask = env.str_mask;
-	bpf_map__set_max_entries(t.counts, traced_cnt);
+	*(volatile __u32 *)t.str_cnt = __builtin_popcount(env.str_mask);
+	bpf_map__set_max_entries(t.counts, hist ? traced_cnt * USDT_HIST_SLOTS : traced_cnt);
+	bpf_map__set_max_entries(t.events, env.ring_size);
 	if (bpf_object__load(t.obj))
 		die("cannot load the BPF program: %s", strerror(errno));
 
@@ -448,12 +733,16 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 
 	names = calloc(traced_cnt, sizeof(*names));
 	bufs = calloc(traced_cnt, sizeof(*bufs));
-	if (!names || !bufs)
+	cookies = calloc(traced_cnt, sizeof(*cookies));
+	if (!names || !bufs || !cookies)
 		die("out of memory");
 	for (i = 0; i < traced_cnt; i++) {
 		if (asprintf(&bufs[i], "%s:%s", traced[i]->provider, traced[i]->name) < 0)
 			die("out of memory");
 		names[i] = bufs[i];
+		/* usdt.bpf.c takes 0 for no spec: the index + 1, the argument + 1 */
+		cookies[i] = USDT_COOKIE(env.link_per_probe ? i + 1 : 0,
+					 hist ? hist_arg[i] + 1 : 0);
 	}
 
 	/* before the "attached" line, on which a user may press Ctrl-C */
@@ -466,8 +755,7 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 		if (!links)
 			die("out of memory");
 		for (i = 0; i < traced_cnt; i++) {
-			/* the probe's index + 1: usdt.bpf.c takes 0 for no spec */
-			LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = i + 1);
+			LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = cookies[i]);
 
 			links[i] = bpf_program__attach_usdt(t.prog, env.pid, path,
 							    traced[i]->provider, traced[i]->name,
@@ -479,7 +767,8 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 			link_cnt++;
 		}
 	} else {
-		LIBBPF_OPTS(bpf_usdt_multi_opts, opts, .probes = names, .cnt = traced_cnt);
+		LIBBPF_OPTS(bpf_usdt_multi_opts, opts, .probes = names, .cnt = traced_cnt,
+			    .cookies = hist ? cookies : NULL);
 
 		link = bpf_program__attach_usdt_multi(t.prog, env.pid, path, &opts);
 		if (!link)
@@ -492,15 +781,26 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 			kill(child, SIGKILL);
 		die("cannot attach to %s: %s", path, strerror(-ret));
 	}
-	fprintf(stderr, "usdt: %d probes (%d sites) of %s, %s mode, %d link%s, attached in %.3f s",
-		traced_cnt, sites, path, usdt_mode(t.prog), link_cnt, link_cnt == 1 ? "" : "s",
-		now() - t0);
+	snprintf(attached, sizeof(attached),
+		 "usdt: %d probes (%d sites) of %s, %s mode, %d link%s, attached in %.3f s; ",
+		 traced_cnt, sites, path, usdt_mode(t.prog), link_cnt, link_cnt == 1 ? "" : "s",
+		 now() - t0);
 	if (cmd)
-		fprintf(stderr, "; %s is PID %d\n", cmd[0], child);
+		snprintf(attached + strlen(attached), sizeof(attached) - strlen(attached),
+			 "%s is PID %d\n", cmd[0], child);
 	else
-		fprintf(stderr, "; Ctrl-C to stop\n");
+		strcat(attached, "Ctrl-C to stop\n");
+	/* COMMAND's stderr is the tool's: written to before COMMAND starts,
+	 * a file would not be where COMMAND expects it (CPython, for one,
+	 * runs code when its stderr does not start at 0).  Said at the end,
+	 * but on a terminal.
+	 */
+	if (!cmd || isatty(STDERR_FILENO)) {
+		fputs(attached, stderr);
+		attached[0] = '\0';
+	}
 
-	if (!env.count) {
+	if (!aggregate) {
 		rb = ring_buffer__new(bpf_map__fd(t.events), handle_event, NULL, NULL);
 		if (!rb)
 			die("cannot set up the ring buffer: %s", strerror(errno));
@@ -525,8 +825,8 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 			child = 0;
 			break;
 		}
-		if (env.count && env.interval && now() >= next_tick) {
-			print_counts(bpf_map__fd(t.counts));
+		if (env.interval && now() >= next_tick) {
+			print_table(bpf_map__fd(t.counts));
 			next_tick += env.interval;
 		}
 	}
@@ -539,6 +839,7 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 		if (waitpid(child, &status, 0) != child)
 			status = 0;
 	}
+	fputs(attached, stderr);
 
 	t0 = now();
 	bpf_link__destroy(link);
@@ -546,16 +847,19 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 		bpf_link__destroy(links[i]);
 	if (env.verbose)
 		fprintf(stderr, "usdt: detached in %.3f s\n", now() - t0);
-	if (env.count)
-		print_counts(bpf_map__fd(t.counts));
+	if (aggregate)
+		print_table(bpf_map__fd(t.counts));
 	if (*t.lost)
-		fprintf(stderr, "usdt: %llu hits lost (ring buffer full)\n",
+		fprintf(stderr, "usdt: %llu hits lost (ring buffer full; -b sets its size)\n",
 			(unsigned long long)*t.lost);
 	if (*t.unknown)
 		fprintf(stderr, "usdt: %llu hits of an unknown probe\n",
 			(unsigned long long)*t.unknown);
-	if (bad_probe)
-		fprintf(stderr, "usdt: %llu events of an out-of-range probe\n", bad_probe);
+	if (*t.no_arg)
+		fprintf(stderr, "usdt: %llu hits whose -H argument could not be read\n",
+			(unsigned long long)*t.no_arg);
+	if (bad_event)
+		fprintf(stderr, "usdt: %llu malformed events\n", bad_event);
 
 	if (cmd) {
 		if (WIFEXITED(status) && WEXITSTATUS(status)) {
@@ -573,6 +877,7 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 		free(bufs[i]);
 	free(bufs);
 	free(names);
+	free(cookies);
 	if (env.cookie_mode)
 		usdt_noad__destroy(skel);
 	else
@@ -585,19 +890,22 @@ int main(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "list", no_argument, NULL, 'l' },
 		{ "pid", required_argument, NULL, 'p' },
-		{ "count", no_argument, NULL, 'c' },
+		{ "cmd", required_argument, NULL, 'c' },
+		{ "count", no_argument, NULL, 'C' },
+		{ "hist", required_argument, NULL, 'H' },
 		{ "interval", required_argument, NULL, 'i' },
 		{ "string", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "link-per-probe", no_argument, NULL, 'P' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	char **cmd = NULL, *path;
+	char **cmd = NULL, *cmd_str = NULL, pidexe[32];
+	const char *path;
 	int opt, i, nargs, ret = 0;
-	char pidexe[32];
 
 	/* "--" ends the tool's arguments; what follows is the command */
 	for (i = 1; i < argc; i++) {
@@ -609,7 +917,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	while ((opt = getopt_long(argc, argv, "lp:ci:s:d:m:vh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "lp:c:CH:i:s:d:b:m:vh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			env.list = true;
@@ -620,7 +928,13 @@ int main(int argc, char **argv)
 				usage_error("-p: PID 0 is no process");
 			break;
 		case 'c':
+			cmd_str = optarg;
+			break;
+		case 'C':
 			env.count = true;
+			break;
+		case 'H':
+			parse_hist(optarg);
 			break;
 		case 'i':
 			env.interval = parse_uint(optarg, "interval");
@@ -630,6 +944,9 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			env.duration = parse_uint(optarg, "duration");
+			break;
+		case 'b':
+			parse_size(optarg);
 			break;
 		case 'm':
 			if (!strcmp(optarg, "cookie"))
@@ -653,46 +970,60 @@ int main(int argc, char **argv)
 	nargs = argc - optind;
 	libbpf_set_print(libbpf_print);
 
+	if (cmd_str && cmd)
+		usage_error("-c CMD and -- COMMAND exclude each other");
+	if (cmd_str)
+		cmd = split_cmd(cmd_str);
 	if (cmd && !cmd[0])
 		usage_error("-- needs a COMMAND");
 	if (cmd && env.pid > 0)
-		usage_error("-p and -- COMMAND exclude each other");
-	if (env.interval && !env.count)
-		usage_error("-i needs -c");
+		usage_error("-p and a COMMAND exclude each other");
+	if (env.count && env.hist_cnt)
+		usage_error("-C and -H exclude each other");
+	if (env.str_mask && (env.count || env.hist_cnt))
+		usage_error("-s is for printed hits: not with -C or -H");
+	if (env.interval && !env.count && !env.hist_cnt)
+		usage_error("-i needs -C or -H");
 	if (env.pid > 0 && kill(env.pid, 0) && errno == ESRCH)
 		die("no process with PID %d", env.pid);
 
 	if (env.list) {
-		if (cmd || env.count)
-			usage_error("-l lists: no PROBE, -c or COMMAND");
+		if (cmd || env.count || env.hist_cnt)
+			usage_error("-l lists: no PROBE, -C, -H or COMMAND");
 		if (env.pid > 0 && !nargs)
 			return list_pid(env.pid) ? 1 : 0;
 		if (!nargs)
 			usage_error("-l needs a BINARY or -p PID");
 		for (i = optind; i < argc; i++)
-			ret |= list_binary(argv[i], false);
+			ret |= list_binary(binary_or_die(argv[i]), false);
 		return ret ? 1 : 0;
 	}
 
-	/* with -p, BINARY may be left out: a first argument that names no
-	 * file, or has a ':' and no '/', is a probe
+	/* with -p, BINARY may be left out: the first of several arguments is
+	 * BINARY if it has a '/', or names a file, library or program and has
+	 * no ':'
 	 */
-	if (env.pid > 0 && nargs &&
-	    (access(argv[optind], F_OK) ||
-	     (strchr(argv[optind], ':') && !strchr(argv[optind], '/')))) {
+	if (env.pid > 0 && (nargs < 2 || (!strchr(argv[optind], '/') &&
+					  (strchr(argv[optind], ':') ||
+					   !resolve_binary(argv[optind]))))) {
 		snprintf(pidexe, sizeof(pidexe), "/proc/%d/exe", env.pid);
 		path = pidexe;
 	} else {
 		if (!nargs)
 			usage_error("missing BINARY");
-		path = argv[optind++];
+		path = binary_or_die(argv[optind++]);
 		nargs--;
 	}
 	if (!nargs)
 		usage_error("missing PROBE");
 	if (access(path, R_OK))
 		die("%s: %s", path, strerror(errno));
-	/* hits as they come, also through a pipe */
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* a line per hit on a terminal; elsewhere, whole buffers, flushed with
+	 * each -i table and at the end
+	 */
+	if (isatty(STDOUT_FILENO))
+		setvbuf(stdout, NULL, _IOLBF, 0);
+	else
+		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	return trace(path, argv + optind, nargs, cmd);
 }
