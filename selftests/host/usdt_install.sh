@@ -11,7 +11,7 @@ make -s -C "$TOP" install PREFIX="$dir/usr" >/dev/null
 tool=$dir/usr/bin/usdt
 page=$dir/usr/share/man/man8/usdt.8
 [ -x "$tool" ] || { echo "FAIL: no $tool"; exit 1; }
-MANWIDTH=80 man -l "$page" >"$dir/page.txt" 2>"$dir/man.err" || { cat "$dir/man.err"; exit 1; }
+MANWIDTH=80 man --warnings -l "$page" >"$dir/page.txt" 2>"$dir/man.err" || { cat "$dir/man.err"; exit 1; }
 [ ! -s "$dir/man.err" ] || { echo "FAIL: man warns:"; cat "$dir/man.err"; exit 1; }
 grep -q 'usdt - list and trace the USDT probes' "$dir/page.txt" ||
 	{ echo "FAIL: man page without its NAME line"; exit 1; }

@@ -30,21 +30,21 @@ static const char usage_text[] =
 "       usdt [OPTIONS] BINARY PROBE... [-c CMD | -- COMMAND [ARG]...]\n"
 "       usdt [OPTIONS] -p PID [BINARY] PROBE...\n"
 "List or trace the USDT probes of a program or library (man usdt: the manual).\n"
-"BINARY is a path, a library as ldconfig knows it (c, libc, libc.so.6) or a\n"
-"program in $PATH.\n"
+"BINARY is a path, or a name: a file here, a program in $PATH, or a library\n"
+"as ldconfig knows it (c, libc, libc.so.6).\n"
 "\n"
 "  -l, --list             list probes instead of tracing\n"
 "  -p, --pid PID          only process PID; with -l, list what PID maps\n"
-"  -c, --cmd CMD          run CMD (split into words as the shell does) and\n"
-"                         trace it until it exits\n"
+"  -c, --cmd CMD          run CMD (words expanded as by the shell, without\n"
+"                         command substitution) and trace it until it exits\n"
 "  -C, --count            count hits per probe instead of printing them\n"
 "  -H, --hist [PROBE=]N   log2 histogram of argument N per probe (for the\n"
 "                         probes PROBE matches; repeatable)\n"
 "  -i, --interval SEC     with -C or -H, print (and reset) every SEC seconds\n"
 "  -s, --string N[,N]...  print argument N (from 0) as a C string\n"
 "  -d, --duration SEC     stop after SEC seconds\n"
-"  -b, --buffer-size SIZE the events' ring buffer, in bytes (K, M: KiB, MiB;\n"
-"                         a power of 2; default 16M)\n"
+"  -b, --buffer-size SIZE the printed hits' ring buffer: bytes, or K, M, G;\n"
+"                         rounded up to a power of 2; default 16M\n"
 "  -m, --mode MODE        auto (attach data where the kernel has it) or cookie\n"
 "      --link-per-probe   one link per probe instead of one for all\n"
 "  -v, --verbose          libbpf's messages\n"
@@ -66,6 +66,7 @@ static struct {
 	pid_t pid;
 	__u32 str_mask;
 	__u32 ring_size;
+	bool ring_size_set;
 	struct hist_choice *hist;
 	int hist_cnt;
 } env = { .pid = -1, .ring_size = 16 << 20 };
@@ -105,14 +106,15 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 
 static int parse_uint(const char *s, const char *what)
 {
+	char msg[128];
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || *end || end == s || v < 0 || v > INT_MAX) {
-		fprintf(stderr, "usdt: invalid %s '%s'\n", what, s);
-		exit(2);
+	if (errno || *end || end == s || *s == ' ' || v < 0 || v > INT_MAX) {
+		snprintf(msg, sizeof(msg), "invalid %s '%s'", what, s);
+		usage_error(msg);
 	}
 	return v;
 }
@@ -120,8 +122,10 @@ static int parse_uint(const char *s, const char *what)
 static int parse_arg_num(const char *s, const char *opt)
 {
 	char msg[64];
-	int n = parse_uint(s, "argument number");
+	int n;
 
+	snprintf(msg, sizeof(msg), "%s: argument number", opt);
+	n = parse_uint(s, msg);
 	if (n >= USDT_MAX_ARGS) {
 		snprintf(msg, sizeof(msg), "%s: argument numbers go from 0 to %d", opt,
 			 USDT_MAX_ARGS - 1);
@@ -133,10 +137,13 @@ static int parse_arg_num(const char *s, const char *opt)
 static void parse_str_args(const char *s)
 {
 	char *copy = strdup(s), *tok, *save = NULL;
+	int n = 0;
 
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save), n++)
 		env.str_mask |= 1U << parse_arg_num(tok, "-s");
 	free(copy);
+	if (!n)
+		usage_error("-s needs argument numbers: N[,N]...");
 }
 
 /* -H N or -H PROBE=N (the last '=' splits: a pattern has none) */
@@ -160,7 +167,7 @@ static void parse_hist(char *s)
 	h->arg = parse_arg_num(s, "-H");
 }
 
-/* -b SIZE: bytes, or KiB/MiB with K/M; rounded up to a power of 2 */
+/* -b SIZE: bytes, or KiB/MiB/GiB with K/M/G; rounded up to a power of 2 */
 static void parse_size(const char *s)
 {
 	unsigned long long v, shift = 0;
@@ -172,9 +179,12 @@ static void parse_size(const char *s)
 		shift = 10, end++;
 	else if (*end == 'M' || *end == 'm')
 		shift = 20, end++;
+	else if (*end == 'G' || *end == 'g')
+		shift = 30, end++;
 	if (errno || *end || end == s || *s == '-' || v == 0 || v > (1ULL << 30) >> shift)
-		usage_error("-b: SIZE goes from 1 to 1G bytes (K, M: KiB, MiB)");
+		usage_error("-b: SIZE goes from 1 byte to 1G (K, M, G: KiB, MiB, GiB)");
 	v <<= shift;
+	env.ring_size_set = true;
 	env.ring_size = 4096;
 	while (env.ring_size < v)
 		env.ring_size <<= 1;
@@ -245,8 +255,8 @@ static const char *find_program(const char *name, char *buf, size_t len)
 	return found;
 }
 
-/* BINARY as named: a file, a library of the linker's cache or a program in
- * $PATH, as bpftrace and BCC's tplist -l find them; NULL if none.
+/* BINARY as named, in the order of BCC (tplist -l, trace): a file, a
+ * program in $PATH, a library of the linker's cache; NULL if none.
  */
 static const char *resolve_binary(const char *name)
 {
@@ -256,7 +266,7 @@ static const char *resolve_binary(const char *name)
 
 	if (strchr(name, '/') || !access(name, F_OK))
 		return name;
-	if (find_library(name, buf, PATH_MAX) || find_program(name, buf, PATH_MAX))
+	if (find_program(name, buf, PATH_MAX) || find_library(name, buf, PATH_MAX))
 		return buf;
 	return NULL;
 }
@@ -268,6 +278,17 @@ static const char *binary_or_die(const char *name)
 	if (!path)
 		die("%s: no such file, library (ldconfig -p) or program ($PATH)", name);
 	return path;
+}
+
+/* libbpf_usdt_probes_foreach()'s @err on @path, in words */
+static const char *notes_error(const char *path, int err)
+{
+	static char buf[128];
+
+	if (err == -ENOENT && !access(path, R_OK))
+		return "has no USDT probes";
+	snprintf(buf, sizeof(buf), "cannot read USDT notes: %s", strerror(-err));
+	return buf;
 }
 
 /* -l: one line per site */
@@ -294,14 +315,32 @@ static int list_binary(const char *path, bool quiet)
 	err = libbpf_usdt_probes_foreach(path, no_site, NULL);
 	if (err) {
 		if (!quiet)
-			fprintf(stderr, "usdt: %s: cannot read USDT notes: %s\n", path,
-				strerror(-err));
+			fprintf(stderr, "usdt: %s: %s\n", path, notes_error(path, err));
 		return -1;
 	}
 	printf("%s\n%-40s %-16s %-16s %s\n", path, "PROBE", "ADDRESS", "SEMAPHORE", "ARGS");
 	libbpf_usdt_probes_foreach(path, print_site, NULL);
 	return 0;
 }
+/* Does process @pid map the file at @path? */
+static bool pid_maps(pid_t pid, const char *path)
+{
+	char maps[64], line[PATH_MAX + 128], file[PATH_MAX + 1], real[PATH_MAX];
+	bool found = false;
+	FILE *f;
+
+	if (!realpath(path, real))
+		return false;
+	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
+	f = fopen(maps, "r");
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "%*s %*s %*s %*s %*s %4096[^\n]", file) == 1 &&
+			!strcmp(file, real);
+	if (f)
+		fclose(f);
+	return found;
+}
+
 /* -l -p PID: each file the process maps executable, the program first */
 static int list_pid(pid_t pid)
 {
@@ -363,7 +402,7 @@ static void select_probes(const char *path, char **pats, int pat_cnt)
 
 	err = usdt_probes_read(path, &probes);
 	if (err)
-		die("%s: cannot read USDT notes: %s", path, strerror(-err));
+		die("%s: %s", path, notes_error(path, err));
 	traced = calloc(probes.cnt, sizeof(*traced));
 	if (!used || !traced)
 		die("out of memory");
@@ -406,18 +445,23 @@ static int arg_count(const struct usdt_probe *p)
 /* -H: each traced probe's argument, the last -H that matches it deciding */
 static void choose_hist_args(void)
 {
+	bool *decided = calloc(env.hist_cnt, sizeof(*decided));
 	const struct usdt_probe *p;
-	int i, j, n;
+	int i, j, n, last;
 
 	hist_arg = calloc(traced_cnt, sizeof(*hist_arg));
-	if (!hist_arg)
+	if (!hist_arg || !decided)
 		die("out of memory");
 	for (i = 0; i < traced_cnt; i++) {
 		p = traced[i];
 		hist_arg[i] = -1;
-		for (j = 0; j < env.hist_cnt; j++) {
+		for (j = 0, last = -1; j < env.hist_cnt; j++) {
 			if (!env.hist[j].pat || probe_matches(p, env.hist[j].pat))
-				hist_arg[i] = env.hist[j].arg;
+				last = j;
+		}
+		if (last >= 0) {
+			hist_arg[i] = env.hist[last].arg;
+			decided[last] = true;
 		}
 		if (hist_arg[i] < 0)
 			die("-H: no argument chosen for %s:%s (-H %s:%s=N, or -H N for all)",
@@ -427,6 +471,12 @@ static void choose_hist_args(void)
 			die("-H: %s:%s has %d argument%s, no arg%d", p->provider, p->name, n,
 			    n == 1 ? "" : "s", hist_arg[i]);
 	}
+	for (j = 0; j < env.hist_cnt; j++) {
+		if (!decided[j])
+			die("-H %s%s%d decides no probe traced", env.hist[j].pat ?: "",
+			    env.hist[j].pat ? "=" : "", env.hist[j].arg);
+	}
+	free(decided);
 }
 
 /* What the program loaded and attached with: libbpf's USDT mode. */
@@ -659,6 +709,27 @@ static pid_t start_child(char **argv, int *go_fd)
 	return pid;
 }
 
+/* Stop COMMAND: SIGTERM, then SIGKILL if it still runs 5 s later or at the
+ * next Ctrl-C; its wait status.
+ */
+static int stop_child(pid_t child)
+{
+	int status = 0, i;
+	pid_t r;
+
+	exiting = 0;
+	kill(child, SIGTERM);
+	for (i = 0; i < 50 && !exiting; i++) {
+		if (waitpid(child, &status, WNOHANG) == child)
+			return status;
+		usleep(100000);
+	}
+	kill(child, SIGKILL);
+	while ((r = waitpid(child, &status, 0)) < 0 && errno == EINTR)
+		;
+	return status;
+}
+
 /* The program and globals of whichever skeleton was opened. */
 struct tool_skel {
 	struct bpf_object *obj;
@@ -722,7 +793,7 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 	*(volatile __u32 *)t.str_mask = env.str_mask;
 	*(volatile __u32 *)t.str_cnt = __builtin_popcount(env.str_mask);
 	bpf_map__set_max_entries(t.counts, hist ? traced_cnt * USDT_HIST_SLOTS : traced_cnt);
-	bpf_map__set_max_entries(t.events, env.ring_size);
+	bpf_map__set_max_entries(t.events, aggregate ? 4096 : env.ring_size);
 	if (bpf_object__load(t.obj))
 		die("cannot load the BPF program: %s", strerror(errno));
 
@@ -748,6 +819,7 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 	/* before the "attached" line, on which a user may press Ctrl-C */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
 
 	t0 = now();
 	if (env.link_per_probe) {
@@ -807,8 +879,11 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 	}
 
 	if (child) {
-		if (write(go_fd, "x", 1) != 1)
-			die("cannot start %s", cmd[0]);
+		/* not after a Ctrl-C during the attach, which COMMAND had too;
+		 * EPIPE (SIGPIPE is ignored): it has ended, and is reaped below
+		 */
+		if (!exiting && write(go_fd, "x", 1) != 1 && errno != EPIPE)
+			die("cannot start %s: %s", cmd[0], strerror(errno));
 		close(go_fd);
 	}
 
@@ -830,23 +905,22 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 			next_tick += env.interval;
 		}
 	}
-	if (rb)
-		ring_buffer__consume(rb);
-	fflush(stdout);
-	/* stopped first: COMMAND is stopped too, and its status reported */
-	if (child) {
-		kill(child, SIGTERM);
-		if (waitpid(child, &status, 0) != child)
-			status = 0;
-	}
-	fputs(attached, stderr);
-
+	/* detached first, so that nothing counts past the stop; then a
+	 * COMMAND still running is stopped, and its status reported
+	 */
 	t0 = now();
 	bpf_link__destroy(link);
 	for (i = 0; i < link_cnt && links; i++)
 		bpf_link__destroy(links[i]);
+	t0 = now() - t0;
+	if (rb)
+		ring_buffer__consume(rb);
+	fflush(stdout);
+	if (child)
+		status = stop_child(child);
+	fputs(attached, stderr);
 	if (env.verbose)
-		fprintf(stderr, "usdt: detached in %.3f s\n", now() - t0);
+		fprintf(stderr, "usdt: detached in %.3f s\n", t0);
 	if (aggregate)
 		print_table(bpf_map__fd(t.counts));
 	if (*t.lost)
@@ -903,7 +977,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
-	char **cmd = NULL, *cmd_str = NULL, pidexe[32];
+	char **cmd = NULL, *cmd_str = NULL, pidexe[32], msg[128];
 	const char *path;
 	int opt, i, nargs, ret = 0;
 
@@ -917,13 +991,14 @@ int main(int argc, char **argv)
 		}
 	}
 
-	while ((opt = getopt_long(argc, argv, "lp:c:CH:i:s:d:b:m:vh", longopts, NULL)) != -1) {
+	opterr = 0;	/* its messages, in the tool's words */
+	while ((opt = getopt_long(argc, argv, ":lp:c:CH:i:s:d:b:m:vh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			env.list = true;
 			break;
 		case 'p':
-			env.pid = parse_uint(optarg, "PID");
+			env.pid = parse_uint(optarg, "-p: PID");
 			if (env.pid == 0)
 				usage_error("-p: PID 0 is no process");
 			break;
@@ -937,13 +1012,15 @@ int main(int argc, char **argv)
 			parse_hist(optarg);
 			break;
 		case 'i':
-			env.interval = parse_uint(optarg, "interval");
+			env.interval = parse_uint(optarg, "-i: interval");
+			if (!env.interval)
+				usage_error("-i: SEC must be at least 1");
 			break;
 		case 's':
 			parse_str_args(optarg);
 			break;
 		case 'd':
-			env.duration = parse_uint(optarg, "duration");
+			env.duration = parse_uint(optarg, "-d: duration");
 			break;
 		case 'b':
 			parse_size(optarg);
@@ -963,8 +1040,13 @@ int main(int argc, char **argv)
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
+		case ':':
+			snprintf(msg, sizeof(msg), "%s needs an argument", argv[optind - 1]);
+			usage_error(msg);
+			break;
 		default:
-			usage_error("unknown option");
+			snprintf(msg, sizeof(msg), "unknown option %s", argv[optind - 1]);
+			usage_error(msg);
 		}
 	}
 	nargs = argc - optind;
@@ -982,6 +1064,8 @@ int main(int argc, char **argv)
 		usage_error("-C and -H exclude each other");
 	if (env.str_mask && (env.count || env.hist_cnt))
 		usage_error("-s is for printed hits: not with -C or -H");
+	if (env.ring_size_set && (env.count || env.hist_cnt))
+		usage_error("-b is for printed hits: not with -C or -H");
 	if (env.interval && !env.count && !env.hist_cnt)
 		usage_error("-i needs -C or -H");
 	if (env.pid > 0 && kill(env.pid, 0) && errno == ESRCH)
@@ -1000,12 +1084,12 @@ int main(int argc, char **argv)
 	}
 
 	/* with -p, BINARY may be left out: the first of several arguments is
-	 * BINARY if it has a '/', or names a file, library or program and has
-	 * no ':'
+	 * BINARY if it has a '/', or names a file, program or library that
+	 * the process maps; else every argument is a PROBE
 	 */
 	if (env.pid > 0 && (nargs < 2 || (!strchr(argv[optind], '/') &&
-					  (strchr(argv[optind], ':') ||
-					   !resolve_binary(argv[optind]))))) {
+					  (!(path = resolve_binary(argv[optind])) ||
+					   !pid_maps(env.pid, path))))) {
 		snprintf(pidexe, sizeof(pidexe), "/proc/%d/exe", env.pid);
 		path = pidexe;
 	} else {
