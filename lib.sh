@@ -27,7 +27,12 @@ series_count() {	# series_count: the number of patches of all series
 # The series applied to build/linux: "<hash of patches/> <HEAD after am>",
 # written by tree.sh (apply) and export.sh, read by patches_roundtrip.
 SERIES_STATE=$KSRC/.git/attach-data-series
-series_hash() { { cat "${1:-$TOP/patches}"/*/*.patch 2>/dev/null || true; } | sha256sum | cut -c1-16; }
+series_hash() {	# series_hash [DIR]: of the SERIES' patches, in the order of their names
+	local s
+	for s in $(printf '%s\n' "${SERIES[@]}" | sort); do
+		cat "${1:-$TOP/patches}/$s"/*.patch 2>/dev/null || true
+	done | sha256sum | cut -c1-16
+}
 record_series() { echo "$(series_hash "$1") $(git -C "$KSRC" rev-parse HEAD)" >"$SERIES_STATE"; }
 series_check() {	# series_check: build/linux's HEAD is patches/ (applied or exported), committed
 	local shash srev
