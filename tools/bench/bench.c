@@ -12,7 +12,7 @@
 #include "bench.h"
 
 extern const struct bench bench_lookup, bench_kprobe, bench_uprobe, bench_kprobe_multi,
-	bench_fentry, bench_usdt, bench_fetch, bench_scale, bench_probes;
+	bench_fentry, bench_usdt, bench_fetch, bench_scale, bench_probes, bench_kmulti_attach;
 
 static const struct bench *const benchs[] = {
 	&bench_lookup,	/* group 1: per access */
@@ -24,6 +24,7 @@ static const struct bench *const benchs[] = {
 	&bench_fetch,
 	&bench_scale,	/* group 3 */
 	&bench_probes,	/* group 3 */
+	&bench_kmulti_attach,	/* group 3 */
 };
 
 struct env env = { .label = "", .unit = "ns" };

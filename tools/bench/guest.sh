@@ -2,8 +2,8 @@
 # Runs in the guest (from build/selftests/bench): the benchmarks of one boot.
 #   guest.sh OUT TAG UNIT LABEL GROUPS
 # writes OUT/GROUP-TAG.{md,csv} for each of GROUPS (lookup, kprobe, uprobe,
-# kprobe_multi, fentry, usdt, fetch, scale, probes: the names of the benchmarks in ./bench); stops at the first
-# failure.
+# kprobe_multi, fentry, usdt, fetch, scale, probes, kmulti_attach: the names
+# of the benchmarks in ./bench); stops at the first failure.
 set -eu
 out=$1 tag=$2 unit=$3 label=$4
 shift 4
@@ -19,6 +19,8 @@ for g in "$@"; do
 	fetch)	./bench fetch -p 3 -r 3 -n 2000 -o "$out/fetch-$tag.csv" -u "$unit" -l "$label" ;;
 	scale)	./bench scale -p 3 -o "$out/scale-$tag.csv" -l "$label" \
 			./usdt_sites_1 ./usdt_sites_100 ./usdt_sites_1000 ./usdt_sites_10000 ;;
+	kmulti_attach)
+		./bench kmulti_attach -r 5 -o "$out/$g-$tag.csv" -l "$label" 100 1000 10000 ;;
 	probes)	./bench probes -p 3 -o "$out/probes-$tag.csv" -l "$label" \
 			"$(readlink -f /usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so)" ;;
 	*)	echo "guest.sh: unknown group $g" >&2; exit 2 ;;

@@ -36,7 +36,7 @@ boot() {	# boot N KERNEL TAG [-i 0] -- GROUPS...
 }
 after=$KSRC/arch/x86/boot/bzImage
 boot 1 "$after" icount -i 0 -- lookup kprobe uprobe kprobe_multi fentry usdt fetch
-boot 2 "$after" wall -- lookup kprobe uprobe kprobe_multi fentry usdt fetch scale probes
+boot 2 "$after" wall -- lookup kprobe uprobe kprobe_multi fentry usdt fetch scale probes kmulti_attach
 boot 3 "$inlined" icount-inline -i 0 -- lookup kprobe uprobe
 
 "$bench/inline-table.sh" "$out" icount
@@ -62,7 +62,7 @@ boot 3 "$inlined" icount-inline -i 0 -- lookup kprobe uprobe
 	echo "tools/bench/run.sh took $((t / 60))m$((t % 60))s (the inlined kernel's build and the three boots)."
 	for f in lookup-icount lookup-wall kprobe-icount kprobe-wall uprobe-icount uprobe-wall \
 		 kprobe_multi-icount kprobe_multi-wall fentry-icount fentry-wall \
-		 usdt-icount usdt-wall fetch-icount fetch-wall scale-wall probes-wall; do
+		 usdt-icount usdt-wall fetch-icount fetch-wall scale-wall probes-wall kmulti_attach-wall; do
 		echo
 		cat "$out/$f.md"
 	done
