@@ -193,6 +193,24 @@ static void subtest_trace(const char *variant, bool cookie_mode)
 	free(r);
 }
 
+/* --specialize: the same hits and arguments, read by the copies of the
+ * program that libbpf specialized for each probe's argument locations
+ */
+static void subtest_trace_specialized(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	run_tool(r, "x", TOOL_ARGV("--specialize", "./usdt_rip_gcc", "rip:*", "--",
+				   "./usdt_rip_gcc"));
+	if (ASSERT_EQ(r->status, 0, "exit")) {
+		check_mode(r->err, false, 1);
+		ASSERT_OK_PTR(strstr(r->err, " 1 link, specialized, "), "specialized");
+		ASSERT_OK_PTR(strstr(r->err, "3 probes (4 sites)"), "probes_sites");
+		check_rip_hits(r->out, cmd_pid(r->err), 4, false);
+	}
+	free(r);
+}
+
 static void subtest_library(void)
 {
 	struct run *r = calloc(1, sizeof(*r));
@@ -1011,6 +1029,8 @@ void test_usdt_tool(void)
 		subtest_trace("clang", false);
 	if (test__start_subtest("trace_cookie_mode"))
 		subtest_trace("gcc", true);
+	if (test__start_subtest("trace_specialized"))
+		subtest_trace_specialized();
 	if (test__start_subtest("library"))
 		subtest_library();
 	if (test__start_subtest("count"))
@@ -1047,6 +1067,8 @@ void test_usdt_tool(void)
 		subtest_burst("-mcookie");
 	if (test__start_subtest("burst_link_per_probe"))
 		subtest_burst("--link-per-probe");
+	if (test__start_subtest("burst_specialized"))
+		subtest_burst("--specialize");
 	if (test__start_subtest("buffer_size"))
 		subtest_buffer_size();
 	if (test__start_subtest("streams"))

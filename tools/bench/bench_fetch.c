@@ -18,6 +18,11 @@
  *                  BPF_USDT() program per probe, written for its K arguments
  *                  (before: a bpf_usdt_arg() call per argument; today: one
  *                  bpf_usdt_args() call)
+ *   BPF_USDT, attach data, specialized
+ *                  usdtK attached with bpf_usdt_opts.specialize: libbpf loads
+ *                  a copy of it for the probe's argument locations, in which
+ *                  the verifier sees them as constants; the sizes are the
+ *                  copy's
  *
  * Each (repetition, variant) runs in a child process of its own (libbpf
  * picks the USDT mode once per process), variants in a rotating order, and
@@ -33,6 +38,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
 #include "bench.h"
@@ -40,12 +46,13 @@
 #include "bench_usdt_floor.skel.h"
 
 enum { V_EMPTY, V_FLOOR, V_OLD_ARRAY, V_OLD_IP, V_AD, V_ARRAY, V_IP, V_INLINE,
-       V_M_OLD_ARRAY, V_M_OLD_IP, V_M_AD, V_M_ARRAY, V_M_IP, V_M_INLINE, NV };
+       V_M_OLD_ARRAY, V_M_OLD_IP, V_M_AD, V_M_ARRAY, V_M_IP, V_M_INLINE, V_M_SPEC, NV };
 static const char *const variants[NV] = {
 	"empty", "floor", "before, cookie + ARRAY", "before, IP + HASH",
 	"attach data", "cookie + ARRAY", "IP + HASH", "attach data, inlined",
 	"BPF_USDT before, cookie + ARRAY", "BPF_USDT before, IP + HASH", "BPF_USDT, attach data",
 	"BPF_USDT, cookie + ARRAY", "BPF_USDT, IP + HASH", "BPF_USDT, attach data, inlined",
+	"BPF_USDT, attach data, specialized",
 };
 /* The BPF_USDT variant of a bpf_usdt_arg() loop variant is this many after it. */
 #define V_M	(V_M_OLD_ARRAY - V_OLD_ARRAY)
@@ -67,14 +74,43 @@ static int mode_of(int v)
 /* Columns of the samples past the argument counts': program sizes. */
 enum { C_XLATED = USDT_NK, C_VERIFIED, C_JITED };
 
-/* The size of @prog, as loaded, verified and JITed. */
-static void sample_size(int v, struct bpf_program *prog)
+/* The fd of the program named @name loaded last: a specialized copy. */
+static int newest_named(const char *name)
 {
+	struct bpf_prog_info info;
+	__u32 id = 0, len;
+	int fd, last = -1;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		fd = bpf_prog_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_prog_get_info_by_fd(fd, &info, &len) && !strcmp(info.name, name)) {
+			if (last >= 0)
+				close(last);
+			last = fd;
+		} else {
+			close(fd);
+		}
+	}
+	return last;
+}
+
+/* The size of @prog, or with @copy of its specialized copy loaded last, as
+ * loaded, verified and JITed.
+ */
+static void sample_size(int v, struct bpf_program *prog, bool copy)
+{
+	int fd = copy ? newest_named(bpf_program__name(prog)) : bpf_program__fd(prog);
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
 
-	if (bpf_prog_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+	if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len))
 		bench_die("prog info: %s", strerror(errno));
+	if (copy)
+		close(fd);
 	bench_sample(v, C_XLATED, info.xlated_prog_len / 8.0);
 	bench_sample(v, C_VERIFIED, info.verified_insns);
 	bench_sample(v, C_JITED, info.jited_prog_len);
@@ -129,8 +165,10 @@ static void child(int v, int item)
 {
 	struct bench_usdt_floor *skel = NULL;
 	struct bpf_link *links[USDT_NK] = {};
+	LIBBPF_OPTS(bpf_usdt_opts, uopts, .specialize = v == V_M_SPEC);
 	bool macro = v >= V_M_OLD_ARRAY;
-	int base = macro ? v - V_M : v;	/* the bpf_usdt_arg() loop's */
+	/* the bpf_usdt_arg() loop's */
+	int base = v == V_M_SPEC ? V_AD : macro ? v - V_M : v;
 	int mode = mode_of(base), r, i, j;
 	struct usdt_obj o = {};
 	char name[16];
@@ -148,11 +186,11 @@ static void child(int v, int item)
 		for (i = 0; i < USDT_NK; i++) {
 			snprintf(name, sizeof(name), "args%d", usdt_nargs[i]);
 			links[i] = bpf_program__attach_usdt(macro ? o.macro[i] : o.prog, 0,
-							    "/proc/self/exe", "bench", name, NULL);
+							    "/proc/self/exe", "bench", name, &uopts);
 			if (!links[i])
 				bench_die("attach %s: %s", name, strerror(errno));
 		}
-		sample_size(v, macro ? o.macro[USDT_NK - 1] : o.prog);
+		sample_size(v, macro ? o.macro[USDT_NK - 1] : o.prog, v == V_M_SPEC);
 	}
 	for (i = 0; i < USDT_NK; i++)
 		usdt_fire(usdt_nargs[i], 1);	/* warm up */

@@ -9,6 +9,11 @@
  * keeps libbpf's default 256-spec map with one link, where probes share
  * specs; with a link per probe, where they cannot, the map is sized to fit
  * every site (with the default, attaching stops at the 256th spec, E2BIG).
+ * Then, in attach data mode with one link, bench_usdt's usdt12 (a BPF_USDT()
+ * program) as loaded, and specialized (bpf_usdt_multi_opts.specialize: a
+ * copy per distinct set of argument locations).  Also counted: the
+ * programs the attachment has and the instructions the verifier processed
+ * for them, the program loaded first included.
  * Every (repetition, variant) runs in a child process of its own.
  *
  *   bench probes [-p REPS] [-o CSV] [-l LABEL] BINARY
@@ -18,18 +23,46 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
+#include <bpf/bpf.h>
 #include "bench.h"
 #include "usdt_modes.h"
 #include "memcg.h"
 #include "usdt_probes.h"
 
-enum { V_AD_ONE, V_AD_PER, V_ARRAY_ONE, V_ARRAY_PER, NV };
+enum { V_AD_ONE, V_AD_PER, V_ARRAY_ONE, V_ARRAY_PER, V_MACRO, V_SPEC, NV };
 static const char *const variants[NV] = {
 	"attach data, one link", "attach data, link per probe",
 	"cookie + ARRAY, one link", "cookie + ARRAY, link per probe",
+	"BPF_USDT, attach data, one link", "BPF_USDT, attach data, one link, specialized",
 };
-enum { F_ATTACH, F_DETACH, F_TOTAL, F_FDS, F_MEMCG, F_SLAB, NF };
+enum { F_ATTACH, F_DETACH, F_TOTAL, F_FDS, F_MEMCG, F_SLAB, F_PROGS, F_VERIFIED, NF };
+
+/* The loaded programs named @name: their count, and in *verified the
+ * instructions the verifier processed for them.
+ */
+static int progs_named(const char *name, double *verified)
+{
+	struct bpf_prog_info info;
+	__u32 id = 0, len;
+	int fd, n = 0;
+
+	*verified = 0;
+	while (!bpf_prog_get_next_id(id, &id)) {
+		fd = bpf_prog_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_prog_get_info_by_fd(fd, &info, &len) && !strcmp(info.name, name)) {
+			n++;
+			*verified += info.verified_insns;
+		}
+		close(fd);
+	}
+	return n;
+}
 
 static struct usdt_probes probes;
 static char **names;	/* "provider:name" of each probe */
@@ -69,7 +102,10 @@ static void child(int v, int item)
 {
 	const char *path = env.args[0];
 	bool per_probe = v == V_AD_PER || v == V_ARRAY_PER;
-	int i, mode = v < V_ARRAY_ONE ? M_AD : M_ARRAY;
+	int i, mode = v < V_ARRAY_ONE || v >= V_MACRO ? M_AD : M_ARRAY;
+	struct bpf_program *prog;
+	double verified;
+	int progs;
 	struct rlimit rl = { 4 * site_cnt + 1024, 4 * site_cnt + 1024 };
 	struct bpf_link **links = calloc(probe_cnt, sizeof(*links));
 	long long kmem0, kmem1, slab0, slab1;
@@ -81,6 +117,7 @@ static void child(int v, int item)
 		bench_die("setup: %s", strerror(errno));
 	memcg_enter("bench_probes");
 	usdt_open(&o, mode, per_probe && mode == M_ARRAY ? site_cnt : 0);
+	prog = v >= V_MACRO ? o.macro[USDT_NK - 1] : o.prog;
 	/* from after the load: what the links cost */
 	kmem0 = memcg_kernel();
 	slab0 = slab_percpu();
@@ -91,7 +128,7 @@ static void child(int v, int item)
 			char *colon = strchr(names[i], ':');
 
 			*colon = '\0';
-			links[i] = bpf_program__attach_usdt(o.prog, -1, path, names[i], colon + 1,
+			links[i] = bpf_program__attach_usdt(prog, -1, path, names[i], colon + 1,
 							    NULL);
 			*colon = ':';
 			if (!links[i])
@@ -100,9 +137,9 @@ static void child(int v, int item)
 		}
 	} else {
 		LIBBPF_OPTS(bpf_usdt_multi_opts, opts, .probes = (const char **)names,
-			    .cnt = probe_cnt);
+			    .cnt = probe_cnt, .specialize = v == V_SPEC);
 
-		links[0] = bpf_program__attach_usdt_multi(o.prog, -1, path, &opts);
+		links[0] = bpf_program__attach_usdt_multi(prog, -1, path, &opts);
 		if (!links[0])
 			bench_die("%s: attach: %s", variants[v], strerror(errno));
 	}
@@ -110,6 +147,7 @@ static void child(int v, int item)
 	fds1 = count_fds();
 	kmem1 = memcg_kernel();
 	slab1 = slab_percpu();
+	progs = progs_named(bpf_program__name(prog), &verified);
 	t2 = now_ns();
 	for (i = 0; i < probe_cnt; i++)
 		bpf_link__destroy(links[i]);
@@ -120,6 +158,8 @@ static void child(int v, int item)
 	bench_sample(v, F_FDS, fds1 - fds0);
 	bench_sample(v, F_MEMCG, (kmem1 - kmem0) / 1024.0);
 	bench_sample(v, F_SLAB, (slab1 - slab0) / 1024.0);
+	bench_sample(v, F_PROGS, progs);
+	bench_sample(v, F_VERIFIED, verified);
 	usdt_close(&o);
 	memcg_leave();
 	free(links);
@@ -129,7 +169,7 @@ static void report(void)
 {
 	static const char *const fname[NF] = {
 		"attach_ms", "detach_ms", "total_ms", "fds", "memcg_kernel_kib",
-		"slab_percpu_kib"
+		"slab_percpu_kib", "programs", "verified_insns"
 	};
 	struct bench_stat s, one;
 	int v, j;
@@ -139,11 +179,14 @@ static void report(void)
 	       "detached; %d repetitions, median (min-max); fds: held by the links;\n"
 	       "memory, from after the load to after the attach, in KiB: kernel memory\n"
 	       "charged to the process's memory cgroup, and the system's Slab + Percpu\n"
-	       "(uprobes and perf events are not charged to a cgroup); ratio: attach +\n"
-	       "detach time against one link in the same mode\n\n",
+	       "(uprobes and perf events are not charged to a cgroup); programs: those\n"
+	       "of the attachment, and the instructions the verifier processed for them;\n"
+	       "ratio: attach + detach time against one link of the same program in the\n"
+	       "same mode\n\n",
 	       env.args[0], probe_cnt, site_cnt, env.reps);
 	bench_md_head("<variant", "attach ms", "detach ms", "attach+detach ms", "fds",
-		      "memcg kernel KiB", "slab+percpu KiB", "ratio", NULL);
+		      "memcg kernel KiB", "slab+percpu KiB", "programs", "verified insns", "ratio",
+		      NULL);
 	bench_csv("variant,field,median,min,max\n");
 	for (v = 0; v < NV; v++) {
 		printf("| %s |", variants[v]);
@@ -151,12 +194,16 @@ static void report(void)
 			s = bench_stat(v, j);
 			if (s.n != env.reps)
 				bench_die("%d results for %s, want %d", s.n, variants[v], env.reps);
-			printf(" %.*f (%.*f-%.*f) |", j < F_FDS, s.med, j < F_FDS, s.min,
-			       j < F_FDS, s.max);
+			if (j >= F_PROGS)	/* the same in every run */
+				printf(" %.0f |", s.med);
+			else
+				printf(" %.*f (%.*f-%.*f) |", j < F_FDS, s.med, j < F_FDS, s.min,
+				       j < F_FDS, s.max);
 			bench_csv("%s,%s,%.3f,%.3f,%.3f\n", variants[v], fname[j], s.med, s.min,
 				  s.max);
 		}
-		one = bench_stat(v < V_ARRAY_ONE ? V_AD_ONE : V_ARRAY_ONE, F_TOTAL);
+		one = bench_stat(v < V_ARRAY_ONE ? V_AD_ONE : v < V_MACRO ? V_ARRAY_ONE : V_MACRO,
+				 F_TOTAL);
 		printf(" %.1f |\n", bench_stat(v, F_TOTAL).med / one.med);
 	}
 }

@@ -72,6 +72,9 @@ static __always_inline __u32 log2_slot(long v)
 	return r + 2;
 }
 
+_Static_assert(sizeof(((struct usdt_event *)0)->args) == sizeof(struct bpf_usdt_args),
+	       "an event's args are a struct bpf_usdt_args");
+
 SEC("usdt")
 int usdt_hit(struct pt_regs *ctx)
 {
@@ -121,15 +124,12 @@ int usdt_hit(struct pt_regs *ctx)
 	e->arg_err = 0;
 	e->str_bad = 0;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	/* all of them at once; --specialize: each as compiled code would */
+	err = bpf_usdt_args_specialized(ctx, (struct bpf_usdt_args *)e->args, USDT_MAX_ARGS);
+	e->arg_err = err < 0 ? err : 0;
 	slot = 0;
 	for (i = 0; i < USDT_MAX_ARGS; i++) {
-		v = 0;
-		if (i < e->arg_cnt) {
-			err = bpf_usdt_arg(ctx, i, &v);
-			if (err && !e->arg_err)
-				e->arg_err = err;
-		}
-		e->args[i] = v;
+		v = e->args[i];
 		if (!(str_mask & (1U << i)))
 			continue;
 		if (slot >= str_cnt)	/* never: for the verifier */

@@ -47,6 +47,8 @@ static const char usage_text[] =
 "                         rounded up to a power of 2; default 16M\n"
 "  -m, --mode MODE        auto (attach data where the kernel has it) or cookie\n"
 "      --link-per-probe   one link per probe instead of one for all\n"
+"      --specialize       a copy of the program for each set of argument\n"
+"                         locations, which reads them as compiled code would\n"
 "  -v, --verbose          libbpf's messages\n"
 "  -h, --help             this text\n"
 "  -- COMMAND [ARG]...    run COMMAND and trace it until it exits\n"
@@ -61,7 +63,7 @@ struct hist_choice {
 };
 
 static struct {
-	bool list, count, verbose, link_per_probe, cookie_mode;
+	bool list, count, verbose, link_per_probe, cookie_mode, specialize;
 	int interval, duration;
 	pid_t pid;
 	__u32 str_mask;
@@ -827,7 +829,8 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 		if (!links)
 			die("out of memory");
 		for (i = 0; i < traced_cnt; i++) {
-			LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = cookies[i]);
+			LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = cookies[i],
+				    .specialize = env.specialize);
 
 			links[i] = bpf_program__attach_usdt(t.prog, env.pid, path,
 							    traced[i]->provider, traced[i]->name,
@@ -840,7 +843,7 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 		}
 	} else {
 		LIBBPF_OPTS(bpf_usdt_multi_opts, opts, .probes = names, .cnt = traced_cnt,
-			    .cookies = hist ? cookies : NULL);
+			    .cookies = hist ? cookies : NULL, .specialize = env.specialize);
 
 		link = bpf_program__attach_usdt_multi(t.prog, env.pid, path, &opts);
 		if (!link)
@@ -854,9 +857,9 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 		die("cannot attach to %s: %s", path, strerror(-ret));
 	}
 	snprintf(attached, sizeof(attached),
-		 "usdt: %d probes (%d sites) of %s, %s mode, %d link%s, attached in %.3f s; ",
+		 "usdt: %d probes (%d sites) of %s, %s mode, %d link%s%s, attached in %.3f s; ",
 		 traced_cnt, sites, path, usdt_mode(t.prog), link_cnt, link_cnt == 1 ? "" : "s",
-		 now() - t0);
+		 env.specialize ? ", specialized" : "", now() - t0);
 	if (cmd)
 		snprintf(attached + strlen(attached), sizeof(attached) - strlen(attached),
 			 "%s is PID %d\n", cmd[0], child);
@@ -973,6 +976,7 @@ int main(int argc, char **argv)
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "link-per-probe", no_argument, NULL, 'P' },
+		{ "specialize", no_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
@@ -1033,6 +1037,9 @@ int main(int argc, char **argv)
 			break;
 		case 'P':
 			env.link_per_probe = true;
+			break;
+		case 'S':
+			env.specialize = true;
 			break;
 		case 'v':
 			env.verbose = true;
