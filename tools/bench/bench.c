@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
+#include <bpf/bpf.h>
 #include "bench.h"
 
 extern const struct bench bench_lookup, bench_kprobe, bench_uprobe, bench_kprobe_multi,
@@ -32,6 +33,28 @@ static const struct bench *bench;
 static int child_variant = -1, child_item;
 static char **saved_argv;
 static FILE *csv_file;
+
+int bench_progs_named(const char *name, struct bpf_prog_info *infos, int max)
+{
+	struct bpf_prog_info info;
+	__u32 id = 0, len;
+	int fd, n = 0;
+
+	while (!bpf_prog_get_next_id(id, &id)) {
+		fd = bpf_prog_get_fd_by_id(id);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (!bpf_prog_get_info_by_fd(fd, &info, &len) && !strcmp(info.name, name)) {
+			if (n < max)
+				infos[n] = info;
+			n++;
+		}
+		close(fd);
+	}
+	return n;
+}
 
 void bench_die(const char *fmt, ...)
 {

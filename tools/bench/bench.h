@@ -87,6 +87,13 @@ void bench_csv(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void bench_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
+/* The loaded BPF programs named @name (a program's copies, which libbpf
+ * loads when it specializes USDT programs, carry its name), oldest first:
+ * up to @max of their infos in @infos; returns how many there are.
+ */
+struct bpf_prog_info;
+int bench_progs_named(const char *name, struct bpf_prog_info *infos, int max);
+
 /* Variant I of N in round R, in a rotating order. */
 static inline int bench_rotate(int i, int r, int n)
 {

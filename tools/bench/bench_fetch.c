@@ -74,43 +74,26 @@ static int mode_of(int v)
 /* Columns of the samples past the argument counts': program sizes. */
 enum { C_XLATED = USDT_NK, C_VERIFIED, C_JITED };
 
-/* The fd of the program named @name loaded last: a specialized copy. */
-static int newest_named(const char *name)
-{
-	struct bpf_prog_info info;
-	__u32 id = 0, len;
-	int fd, last = -1;
-
-	while (!bpf_prog_get_next_id(id, &id)) {
-		fd = bpf_prog_get_fd_by_id(id);
-		if (fd < 0)
-			continue;
-		memset(&info, 0, sizeof(info));
-		len = sizeof(info);
-		if (!bpf_prog_get_info_by_fd(fd, &info, &len) && !strcmp(info.name, name)) {
-			if (last >= 0)
-				close(last);
-			last = fd;
-		} else {
-			close(fd);
-		}
-	}
-	return last;
-}
-
 /* The size of @prog, or with @copy of its specialized copy loaded last, as
  * loaded, verified and JITed.
  */
 static void sample_size(int v, struct bpf_program *prog, bool copy)
 {
-	int fd = copy ? newest_named(bpf_program__name(prog)) : bpf_program__fd(prog);
-	struct bpf_prog_info info = {};
+	struct bpf_prog_info info = {}, infos[64];
 	__u32 len = sizeof(info);
+	int n;
 
-	if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len))
+	if (copy) {
+		/* the program, then its copy (and copies that earlier
+		 * processes left, until they are freed): the newest
+		 */
+		n = bench_progs_named(bpf_program__name(prog), infos, 64);
+		if (n < 2 || n > 64)
+			bench_die("%d programs named %s", n, bpf_program__name(prog));
+		info = infos[n - 1];
+	} else if (bpf_prog_get_info_by_fd(bpf_program__fd(prog), &info, &len)) {
 		bench_die("prog info: %s", strerror(errno));
-	if (copy)
-		close(fd);
+	}
 	bench_sample(v, C_XLATED, info.xlated_prog_len / 8.0);
 	bench_sample(v, C_VERIFIED, info.verified_insns);
 	bench_sample(v, C_JITED, info.jited_prog_len);

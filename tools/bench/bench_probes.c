@@ -38,31 +38,7 @@ static const char *const variants[NV] = {
 	"BPF_USDT, attach data, one link", "BPF_USDT, attach data, one link, specialized",
 };
 enum { F_ATTACH, F_DETACH, F_TOTAL, F_FDS, F_MEMCG, F_SLAB, F_PROGS, F_VERIFIED, NF };
-
-/* The loaded programs named @name: their count, and in *verified the
- * instructions the verifier processed for them.
- */
-static int progs_named(const char *name, double *verified)
-{
-	struct bpf_prog_info info;
-	__u32 id = 0, len;
-	int fd, n = 0;
-
-	*verified = 0;
-	while (!bpf_prog_get_next_id(id, &id)) {
-		fd = bpf_prog_get_fd_by_id(id);
-		if (fd < 0)
-			continue;
-		memset(&info, 0, sizeof(info));
-		len = sizeof(info);
-		if (!bpf_prog_get_info_by_fd(fd, &info, &len) && !strcmp(info.name, name)) {
-			n++;
-			*verified += info.verified_insns;
-		}
-		close(fd);
-	}
-	return n;
-}
+#define MAX_PROGS	1024	/* the program and its specialized copies */
 
 static struct usdt_probes probes;
 static char **names;	/* "provider:name" of each probe */
@@ -104,6 +80,7 @@ static void child(int v, int item)
 	bool per_probe = v == V_AD_PER || v == V_ARRAY_PER;
 	int i, mode = v < V_ARRAY_ONE || v >= V_MACRO ? M_AD : M_ARRAY;
 	struct bpf_program *prog;
+	static struct bpf_prog_info infos[MAX_PROGS];
 	double verified;
 	int progs;
 	struct rlimit rl = { 4 * site_cnt + 1024, 4 * site_cnt + 1024 };
@@ -147,7 +124,11 @@ static void child(int v, int item)
 	fds1 = count_fds();
 	kmem1 = memcg_kernel();
 	slab1 = slab_percpu();
-	progs = progs_named(bpf_program__name(prog), &verified);
+	progs = bench_progs_named(bpf_program__name(prog), infos, MAX_PROGS);
+	if (progs > MAX_PROGS)
+		bench_die("%d programs named %s", progs, bpf_program__name(prog));
+	for (i = 0, verified = 0; i < progs; i++)
+		verified += infos[i].verified_insns;
 	t2 = now_ns();
 	for (i = 0; i < probe_cnt; i++)
 		bpf_link__destroy(links[i]);
