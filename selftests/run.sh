@@ -133,7 +133,8 @@ fi
 # Debian's unmodified kernels (STOCK_KERNELS, kernel/source.conf), twice:
 # the same test binary as on the patched kernel, whose libbpf must fall back
 # by itself, to cookie + ARRAY on a uprobe_multi link (7.3, 6.12) or on
-# per-site perf-event uprobes (6.1, which has no uprobe_multi); and the
+# per-site perf-event uprobes (6.1, which has no uprobe_multi), or to IP +
+# HASH on per-site perf-event uprobes (5.10, which has no BPF cookie); and the
 # test_progs of the fixes and usdt series alone (build/usdt/selftests, results
 # named "fixes+usdt@KERNEL:"), as those two series would be used on their own.
 # Stock 7.3 is the base the series apply to, as Debian builds it.
@@ -144,6 +145,7 @@ stock_tests() {
 		matches "$k" || continue
 		case $k in
 		stock-6.1) mode="cookie + ARRAY, perf event" ;;
+		stock-5.10) mode="IP + HASH, perf event" ;;
 		*) mode="cookie + ARRAY, uprobe_multi" ;;
 		esac
 		dir=$("$TOP/vm/stock-kernel.sh" "$k")

@@ -5,7 +5,10 @@
  *   "attach data"                    the spec as attach data, on a uprobe_multi
  *                                    link (patched);
  *   "cookie + ARRAY, uprobe_multi"   on a uprobe_multi link (stock 6.6 and later);
- *   "cookie + ARRAY, perf event"     on per-site perf-event uprobes (stock 6.1).
+ *   "cookie + ARRAY, perf event"     on per-site perf-event uprobes (stock 6.1);
+ *   "IP + HASH, perf event"          the spec id by the site's IP in a HASH map,
+ *                                    on per-site perf-event uprobes (stock
+ *                                    5.10, which has no BPF cookie).
  * Run by hand, without USDT_EXPECT_MODE, the mode is only printed.
  */
 #ifndef __USDT_MODE_H
@@ -13,6 +16,19 @@
 
 #include <stdlib.h>
 #include "test_progs.h"
+
+/* Has the kernel BPF cookies (5.15)?  libbpf's USDT code keys the spec by
+ * the site's IP where it has not.  Probed once.
+ */
+static inline bool usdt_kernel_has_cookie(void)
+{
+	static int has = -1;
+
+	if (has < 0)
+		has = libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE,
+					      BPF_FUNC_get_attach_cookie, NULL) > 0;
+	return has;
+}
 
 static inline const char *usdt_mode(const struct bpf_program *prog)
 {
@@ -22,6 +38,8 @@ static inline const char *usdt_mode(const struct bpf_program *prog)
 #endif
 	if (bpf_program__expected_attach_type(prog) == BPF_TRACE_UPROBE_MULTI)
 		return "cookie + ARRAY, uprobe_multi";
+	if (!usdt_kernel_has_cookie())
+		return "IP + HASH, perf event";
 	return "cookie + ARRAY, perf event";
 }
 

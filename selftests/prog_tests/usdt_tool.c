@@ -169,6 +169,8 @@ static void check_mode(const char *err, bool opt_out, int links)
 
 	if (want && !strcmp(want, "attach data") && !opt_out)
 		ASSERT_OK_PTR(strstr(err, ", attach data mode, "), "mode_attach_data");
+	else if (want && !strncmp(want, "IP + HASH", 9))
+		ASSERT_OK_PTR(strstr(err, ", IP + HASH mode, "), "mode_ip_hash");
 	else if (want)
 		ASSERT_OK_PTR(strstr(err, ", cookie + ARRAY mode, "), "mode_cookie");
 	snprintf(buf, sizeof(buf), " mode, %d link%s,", links, links == 1 ? "" : "s");

@@ -8,6 +8,8 @@
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
+/* --specialize: libbpf may load a copy per set of argument locations */
+#define BPF_USDT_SPECIALIZE
 #include <bpf/usdt.bpf.h>
 #include "usdt.h"
 

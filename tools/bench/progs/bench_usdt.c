@@ -10,6 +10,11 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
+/* usdtK: BPF_USDT() with one bpf_usdt_args() call, which libbpf may also
+ * specialize (the fetch benchmark's "BPF_USDT()" and "specialized" rows)
+ */
+#define BPF_USDT_BATCH_ARGS
+#define BPF_USDT_SPECIALIZE
 #include <bpf/usdt.bpf.h>
 
 #define MAX_ARGS	12
