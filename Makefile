@@ -38,7 +38,7 @@ deps:
 	$(Q)kernel/deps.sh
 
 ## tree        build/linux: Debian's 7.3 source as base commit + git am of patches/'s
-##             three series (fixes, usdt, attach-data), a branch each
+##             four series (fixes, usdt, kprobe-multi, attach-data), a branch each
 tree: deps
 	$(Q)kernel/tree.sh
 
@@ -145,7 +145,7 @@ gate: tree
 vm-shell: kernel
 	$(Q)vm/run.sh --shell
 
-## export      write build/linux's three series back to patches/ (format-patch)
+## export      write build/linux's four series back to patches/ (format-patch)
 export:
 	$(Q)kernel/export.sh
 
