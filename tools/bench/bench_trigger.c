@@ -10,6 +10,8 @@
  * and each variant reports the median, min and max over the rounds.  "no
  * probe" is the bare loop; "net" is a variant's cost minus that of the empty
  * program.  On the wall clock (-u ns), calls/s is the trigger throughput.
+ * On a kernel without attach data (the series' base) the attach data
+ * variant is left out.
  *
  *   bench kprobe|uprobe|kprobe_multi|fentry [-n CALLS] [-r ROUNDS] [-o CSV]
  *         [-l LABEL] [-u UNIT]
@@ -41,7 +43,43 @@ static enum trig kind(void)
 	return TRIG_KPROBE;
 }
 
-/* Both objects have the same globals (hits, found, seen_ip, gbl). */
+/*
+ * A kernel without attach data (tools/bench/run.sh boots the series' base,
+ * to compare the other variants' costs) refuses the attach data program:
+ * it is left out, and its row says so.
+ */
+static bool no_attach_data;
+
+static bool measured(int v)
+{
+	return !(no_attach_data && v == V_ATTACH_DATA);
+}
+
+static struct bench_trigger *trigger_open_and_load(enum trig k)
+{
+	struct bench_trigger *skel;
+	struct bpf_program *prog;
+	int err;
+
+	skel = bench_trigger__open();
+	if (!skel)
+		bench_die("open failed");
+	if (k == TRIG_KMULTI)
+		bpf_object__for_each_program(prog, skel->obj)
+			bpf_program__set_expected_attach_type(prog, BPF_TRACE_KPROBE_MULTI);
+	if (no_attach_data)
+		bpf_program__set_autoload(skel->progs.attach_data, false);
+	err = bench_trigger__load(skel);
+	if (err == -EOPNOTSUPP && !no_attach_data) {
+		bench_trigger__destroy(skel);
+		no_attach_data = true;
+		return trigger_open_and_load(k);
+	}
+	if (err)
+		bench_die("load failed");
+	return skel;
+}
+
 /* The globals both objects have, wherever each compiler put them. */
 struct trig_vars {
 	__u64 *hits, *found, *seen_ip;
@@ -53,7 +91,6 @@ static void measure(void)
 	struct bench_trigger_fentry *fskel = NULL;
 	struct bench_trigger *skel = NULL;
 	struct trig_vars bss;
-	struct bpf_program *prog;
 	struct bpf_object *obj;
 	enum trig k = kind();
 	int r, i, v;
@@ -67,15 +104,7 @@ static void measure(void)
 		bss = (struct trig_vars){ fskel->bss->hits, fskel->bss->found,
 					  &fskel->bss->seen_ip, fskel->bss->gbl };
 	} else {
-		skel = bench_trigger__open();
-		if (!skel)
-			bench_die("open failed");
-		if (k == TRIG_KMULTI)
-			bpf_object__for_each_program(prog, skel->obj)
-				bpf_program__set_expected_attach_type(prog,
-								      BPF_TRACE_KPROBE_MULTI);
-		if (bench_trigger__load(skel))
-			bench_die("load failed");
+		skel = trigger_open_and_load(k);
 		obj = skel->obj;
 		bss = (struct trig_vars){ skel->bss->hits, skel->bss->found,
 					  &skel->bss->seen_ip, skel->bss->gbl };
@@ -88,6 +117,8 @@ static void measure(void)
 			__u64 t0, t1;
 
 			v = bench_rotate(i, r, NVAR);
+			if (!measured(v))
+				continue;
 			if (v != NOPROBE) {
 				link = variant_attach(obj, v, k);
 				variants_trigger(k, 1);	/* warm up; learns the IP */
@@ -109,6 +140,8 @@ static void measure(void)
 	for (v = 0; v < NOPROBE; v++) {
 		__u64 h = bss.hits[v], fd = bss.found[v] + (v == V_HASH_IP);
 
+		if (!measured(v))
+			continue;
 		if (h != want || fd != want)
 			bench_die("%s: %llu hits, %llu found, want %llu", name_of(v),
 				  (unsigned long long)h, (unsigned long long)fd,
@@ -134,7 +167,7 @@ static void report(void)
 
 	for (v = 0; v < NVAR; v++)
 		st[v] = bench_stat(v, 0);
-	ad = st[V_ATTACH_DATA].med - st[V_EMPTY].med;
+	ad = measured(V_ATTACH_DATA) ? st[V_ATTACH_DATA].med - st[V_EMPTY].med : 0;
 
 	bench_heading(headings[kind()]);
 	printf("%d rounds x %d %s, variants interleaved, one attached at a time;\n"
@@ -147,6 +180,11 @@ static void report(void)
 		char nets[32] = "", ratio[32] = "", rate[32] = "";
 
 		v = (i + NVAR - 1) % NVAR;	/* "no probe" first */
+		if (!measured(v)) {
+			printf("| %s | not in this kernel | | | | |%s\n", name_of(v),
+			       env.wall ? " |" : "");
+			continue;
+		}
 		net = st[v].med - st[V_EMPTY].med;
 		if (v != NOPROBE && v)
 			snprintf(nets, sizeof(nets), "%.1f", net);
@@ -167,6 +205,8 @@ static void report(void)
 
 	bench_csv("trigger,variant,unit,median,min,max,net,net_ratio_to_attach_data\n");
 	for (v = 0; v < NVAR; v++) {
+		if (!measured(v))
+			continue;
 		net = st[v].med - st[V_EMPTY].med;
 		bench_csv("%s,%s,%s,%.2f,%.2f,%.2f,%.2f,%.3f\n", env.name, name_of(v), env.unit,
 			  st[v].med, st[v].min, st[v].max, v == NOPROBE ? 0 : net,

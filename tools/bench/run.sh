@@ -2,7 +2,9 @@
 # make bench: every benchmark in the patched kernel, in QEMU: one boot with
 # -icount shift=0 (the guest clock counts instructions: deterministic) and
 # one on the wall clock of whatever accelerator ran; then the lookups again
-# on the series + an experiment inlining bpf_get_attach_cookie() (after).
+# on the series + an experiment inlining bpf_get_attach_cookie() (after);
+# then kprobe_multi on the series' base, Debian's source with the same
+# .config (tools/bench/base-kernel.sh), to compare with the series.
 # The benchmarks are build/selftests/bench/bench (tools/bench/Makefile).
 # Results in build/bench/: CSV + Markdown per group and boot, PNG per group,
 # summary.md (all tables, printed at the end).
@@ -19,6 +21,7 @@ wall_label="(wall clock, QEMU $accel: emulated, not hardware, times)"
 t0=$(date +%s)
 
 inlined=$("$bench/inline-kernel.sh")
+based=$("$bench/base-kernel.sh")
 cd "$BUILD/selftests/bench"
 boot() {	# boot N KERNEL TAG [-i 0] -- GROUPS...
 	local n=$1 kernel=$2 tag=$3 unit=ns label=$wall_label
@@ -29,7 +32,7 @@ boot() {	# boot N KERNEL TAG [-i 0] -- GROUPS...
 		shift 2
 	fi
 	shift	# --
-	say BENCH "$n/3 ${kernel#"$TOP"/}, $tag: $*"
+	say BENCH "$n/4 ${kernel#"$TOP"/}, $tag: $*"
 	"$TOP/vm/run.sh" -k "$kernel" "${vmopts[@]}" -t 1500 -l "$out/$tag.serial.log" -- \
 		sh "$bench/guest.sh" "$out" "$tag" "$unit" "$label" "$@" >"$out/$tag.vm.log" 2>&1 ||
 		die "bench: the $tag boot failed, see $out/$tag.vm.log"
@@ -38,8 +41,10 @@ after=$KSRC/arch/x86/boot/bzImage
 boot 1 "$after" icount -i 0 -- lookup kprobe uprobe kprobe_multi fentry usdt fetch
 boot 2 "$after" wall -- lookup kprobe uprobe kprobe_multi fentry usdt fetch scale probes kmulti_attach
 boot 3 "$inlined" icount-inline -i 0 -- lookup kprobe uprobe
+boot 4 "$based" icount-base -i 0 -- kprobe_multi
 
 "$bench/inline-table.sh" "$out" icount
+"$bench/base-table.sh" "$out" kprobe_multi icount
 "$bench/plot.sh" "$out"
 
 {
@@ -59,7 +64,7 @@ boot 3 "$inlined" icount-inline -i 0 -- lookup kprobe uprobe
 		echo "$(git -C "$KSRC" log -1 --format='%h %s'), plus any uncommitted changes);"
 	fi
 	t=$(( $(date +%s) - t0 ))
-	echo "tools/bench/run.sh took $((t / 60))m$((t % 60))s (the inlined kernel's build and the three boots)."
+	echo "tools/bench/run.sh took $((t / 60))m$((t % 60))s (the inlined and base kernels' builds and the four boots)."
 	for f in lookup-icount lookup-wall kprobe-icount kprobe-wall uprobe-icount uprobe-wall \
 		 kprobe_multi-icount kprobe_multi-wall fentry-icount fentry-wall \
 		 usdt-icount usdt-wall fetch-icount fetch-wall scale-wall probes-wall kmulti_attach-wall; do
@@ -74,6 +79,15 @@ boot 3 "$inlined" icount-inline -i 0 -- lookup kprobe uprobe
 	echo "boots differ by more than the effect."
 	echo
 	cat "$out/inline-icount.md"
+	echo
+	echo "### Cost per kprobe_multi hit, the series against its base (guest instructions)"
+	echo
+	echo "The same bench binary's kprobe_multi group on the series and on its base (Debian's"
+	echo "source, the same .config: tools/bench/base-kernel.sh), each in its own boot with"
+	echo "-icount shift=0; the median per call, as in the kprobe_multi table above.  The base"
+	echo "has no attach data."
+	echo
+	cat "$out/kprobe_multi-icount-base.md"
 } >"$out/summary.md"
 cat "$out/summary.md"
 echo
