@@ -10,16 +10,16 @@ set -euo pipefail
 name=${1:-} dir=${2:-}
 [[ -n $dir && " base ${SERIES[*]} " = *" $name "* ]] ||
 	die "usage: kernel/worktree.sh NAME DIR, NAME one of: base ${SERIES[*]}"
-ref=refs/heads/$name
-[ "$name" != base ] || ref=refs/tags/base
+ref=refs/heads/$name what="series $name"
+[ "$name" != base ] || ref=refs/tags/base what="the base commit"
 rev=$(git -C "$KSRC" rev-parse --verify -q "$ref^{commit}") ||
 	die "$KSRC has no $ref (make tree)"
 if [ ! -e "$dir/.git" ]; then
 	git -C "$KSRC" worktree prune
-	say GIT "worktree ${dir#"$TOP"/} at series $name (~1 min)"
+	say GIT "worktree ${dir#"$TOP"/} at $what (~1 min)"
 	mkdir -p "$(dirname "$dir")"
 	git -C "$KSRC" worktree add -q -f --detach "$dir" "$rev"
 elif [ "$(git -C "$dir" rev-parse HEAD)" != "$rev" ]; then
-	say GIT "${dir#"$TOP"/} to series $name"
+	say GIT "${dir#"$TOP"/} to $what"
 	git -C "$dir" checkout -q -f --detach "$rev"
 fi

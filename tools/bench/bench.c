@@ -246,6 +246,8 @@ static void usage(FILE *f)
 		   "  -l LABEL   the table heading's tail (which clock)\n"
 		   "  -u UNIT    what the clock counts (default ns; \"guest instructions\"\n"
 		   "             under QEMU -icount shift=0)\n"
+		   "  -A         the kernel has no attach data (the series' base):\n"
+		   "             leave the attach data variant out\n"
 		   "  --list     the benchmarks and the options each takes\n\n");
 	for (i = 0; i < sizeof(benchs) / sizeof(benchs[0]); i++)
 		fprintf(f, "  %-7s -%-6s %s%s%s\n", benchs[i]->name, benchs[i]->opts,
@@ -278,7 +280,7 @@ static void parse(int argc, char **argv)
 	env.rounds = bench->rounds;
 	env.reps = bench->reps;
 	/* argv[0] is NAME: the options follow it. */
-	while ((opt = getopt_long(argc, argv, "n:r:p:o:l:u:m:h", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "n:r:p:o:l:u:m:Ah", longopts, NULL)) != -1) {
 		if (opt == 'h') {
 			usage(stdout);
 			exit(0);
@@ -293,6 +295,7 @@ static void parse(int argc, char **argv)
 		case 'o': env.csv = optarg; break;
 		case 'l': env.label = optarg; break;
 		case 'u': env.unit = optarg; break;
+		case 'A': env.no_attach_data = true; break;
 		case 'm':	/* internal: one child */
 			if (sscanf(optarg, "%d,%d", &child_variant, &child_item) != 2 ||
 			    !bench->child || child_variant < 0 || child_variant >= bench->nvariants)

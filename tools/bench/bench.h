@@ -36,6 +36,8 @@ struct env {
 	const char *unit;	/* -u: what the clock counts: ns, or guest
 				 * instructions under QEMU -icount shift=0 */
 	bool wall;		/* unit is ns: a wall clock */
+	bool no_attach_data;	/* -A: the kernel has no attach data (the
+				 * series' base): leave that variant out */
 	int nargs;		/* positional arguments */
 	char **args;
 };

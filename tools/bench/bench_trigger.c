@@ -10,11 +10,12 @@
  * and each variant reports the median, min and max over the rounds.  "no
  * probe" is the bare loop; "net" is a variant's cost minus that of the empty
  * program.  On the wall clock (-u ns), calls/s is the trigger throughput.
- * On a kernel without attach data (the series' base) the attach data
- * variant is left out.
+ * On a kernel without attach data (the series' base), -A leaves the attach
+ * data variant out.
  *
- *   bench kprobe|uprobe|kprobe_multi|fentry [-n CALLS] [-r ROUNDS] [-o CSV]
- *         [-l LABEL] [-u UNIT]
+ *   bench kprobe|uprobe|kprobe_multi [-n CALLS] [-r ROUNDS] [-o CSV]
+ *         [-l LABEL] [-u UNIT] [-A]
+ *   bench fentry [-n CALLS] [-r ROUNDS] [-o CSV] [-l LABEL] [-u UNIT]
  */
 #include <string.h>
 #include <bpf/libbpf.h>
@@ -44,15 +45,14 @@ static enum trig kind(void)
 }
 
 /*
- * A kernel without attach data (tools/bench/run.sh boots the series' base,
- * to compare the other variants' costs) refuses the attach data program:
- * it is left out, and its row says so.
+ * -A: a kernel without attach data (tools/bench/run.sh boots the series'
+ * base, to compare the other variants' costs) would refuse the attach data
+ * program: it is left out, and its row says so.  Anywhere else, a kernel
+ * that refuses it fails the run.
  */
-static bool no_attach_data;
-
 static bool measured(int v)
 {
-	return !(no_attach_data && v == V_ATTACH_DATA);
+	return !(env.no_attach_data && v == V_ATTACH_DATA);
 }
 
 static struct bench_trigger *trigger_open_and_load(enum trig k)
@@ -67,14 +67,11 @@ static struct bench_trigger *trigger_open_and_load(enum trig k)
 	if (k == TRIG_KMULTI)
 		bpf_object__for_each_program(prog, skel->obj)
 			bpf_program__set_expected_attach_type(prog, BPF_TRACE_KPROBE_MULTI);
-	if (no_attach_data)
+	if (env.no_attach_data)
 		bpf_program__set_autoload(skel->progs.attach_data, false);
 	err = bench_trigger__load(skel);
-	if (err == -EOPNOTSUPP && !no_attach_data) {
-		bench_trigger__destroy(skel);
-		no_attach_data = true;
-		return trigger_open_and_load(k);
-	}
+	if (err == -EOPNOTSUPP)
+		bench_die("load failed: no attach data in this kernel (-A leaves it out)");
 	if (err)
 		bench_die("load failed");
 	return skel;
@@ -217,7 +214,7 @@ static void report(void)
 const struct bench bench_kprobe = {
 	.name = "kprobe",
 	.doc = "cost per kprobe hit of each variant, attached alone (getpgid() loop)",
-	.opts = "nrolu",
+	.opts = "nroluA",
 	.calls = 5000,
 	.rounds = 7,
 	.max_rounds = MAX_ROUNDS,
@@ -228,7 +225,7 @@ const struct bench bench_kprobe = {
 const struct bench bench_kprobe_multi = {
 	.name = "kprobe_multi",
 	.doc = "cost per kprobe_multi hit of each variant, attached alone (getpgid() loop)",
-	.opts = "nrolu",
+	.opts = "nroluA",
 	.calls = 5000,
 	.rounds = 7,
 	.max_rounds = MAX_ROUNDS,
@@ -250,7 +247,7 @@ const struct bench bench_fentry = {
 const struct bench bench_uprobe = {
 	.name = "uprobe",
 	.doc = "cost per uprobe hit of each variant, attached alone (call loop)",
-	.opts = "nrolu",
+	.opts = "nroluA",
 	.calls = 5000,
 	.rounds = 7,
 	.max_rounds = MAX_ROUNDS,
