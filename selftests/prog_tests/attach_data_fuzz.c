@@ -543,12 +543,12 @@ static void fz_close(struct fz *f, int fd)
 #define AD_MAX_DEPTH	16	/* "type nested more than 16 levels deep" */
 #define TG_MAX_MEMBERS	512
 
-/* The special structs the docs list: refused anywhere in the type. */
+/* The special structs the docs list, with the sizes a map value has them. */
 static const struct {
 	const char *name;
 	int size;
 } special_structs[] = {
-	{ "bpf_spin_lock", 4 }, { "bpf_res_spin_lock", 8 }, { "bpf_timer", 16 },
+	{ "bpf_spin_lock", 4 }, { "bpf_res_spin_lock", 4 }, { "bpf_timer", 16 },
 	{ "bpf_wq", 16 }, { "bpf_task_work", 8 }, { "bpf_list_head", 16 },
 	{ "bpf_list_node", 24 }, { "bpf_rb_root", 16 }, { "bpf_rb_node", 32 },
 	{ "bpf_refcount", 4 },
@@ -704,8 +704,10 @@ static int tg_special(struct tgen *g)
 	return s;
 }
 
-/* A member the docs refuse: a pointer (plain, to a struct, a kptr, behind
- * modifiers), a flexible array, or a special struct.
+/* A member the docs refuse: a pointer (plain, to a struct, behind
+ * modifiers), a flexible array; or a special field (a kptr, a special
+ * struct) behind a typedef, a modifier or in an array, which a map value of
+ * the type may or may not have.
  */
 static int tg_bad(struct tgen *g)
 {
@@ -722,9 +724,19 @@ static int tg_bad(struct tgen *g)
 		return TG(g, btf__add_ptr(g->btf, to));
 	case 2:
 		/* A kptr, behind a typedef or in an array: as a direct member
-		 * of a struct it would be parsed at BTF load, as below.
+		 * of a struct it would be parsed at BTF load, as below.  To a
+		 * struct of a name no kernel BTF has (a local object's type),
+		 * or to a scalar: never to an anonymous struct, which the
+		 * kernel would look up among vmlinux's anonymous ones.
 		 */
-		to = g->npool ? g->pool[fz_below(g->r, g->npool)] : tg_scalar(g);
+		if (fz_pct(g->r, 50)) {
+			char name[16];
+
+			to = TG(g, btf__add_struct(g->btf, tg_name(g, "adk", name, sizeof(name)), 4));
+			TG(g, btf__add_field(g->btf, "v", g->u32, 0, 0));
+		} else {
+			to = tg_scalar(g);
+		}
 		id = TG(g, btf__add_type_tag(g->btf, FZ_PICK(g->r, kptr_tags), to));
 		id = TG(g, btf__add_ptr(g->btf, id));
 		return fz_pct(g->r, 50) ? TG(g, btf__add_typedef(g->btf, "kptr_t", id)) :
@@ -1010,9 +1022,16 @@ static int tg_sized(struct tgen *g)
  *     else EINVAL ("type id invalid, not a struct or union");
  *   - of 1 to 4096 bytes: size 0 is EINVAL, more than 4096 E2BIG;
  *   - made of scalars (integers, enums, floats) and arrays, structs and
- *     unions of those; a pointer (kptrs are pointers), a flexible array
- *     (we take any array of 0 elements as one) or a special struct
- *     (struct kind, by name, as listed) anywhere inside is EINVAL;
+ *     unions of those; a pointer, a flexible array (we take any array of 0
+ *     elements as one), the type being a special struct (struct kind, by
+ *     name, as listed), or a special field in a union, is EINVAL;
+ *   - special fields (a special struct, a pointer whose target is a kptr
+ *     type tag) elsewhere get what a map value of the type would: the
+ *     kind's rules for the program type (EINVAL, EOPNOTSUPP, or a load),
+ *     btf_parse_fields()'s refusals (EINVAL, E2BIG), and EACCES for the
+ *     program's load of the last byte if that byte is a special field's.
+ *     attach_data/special_kinds and the lock and kptr tests pin each
+ *     kind's outcome; here any of them is allowed, without other faults;
  *   - "nested more than 16 levels deep" is E2BIG.  Levels are counted as
  *     the type check counts them: each struct, union or array is one,
  *     modifiers and typedefs none; a member may sit at most 16 levels
@@ -1028,6 +1047,7 @@ struct tmodel {
 	__s32 *res;		/* id with modifiers resolved, or -1 */
 	__s16 *height;		/* 0: not known yet */
 	__u8 *bad;
+	__u8 *special;		/* holds special fields */
 };
 
 static bool tm_is_special(const struct btf *btf, const struct btf_type *t)
@@ -1064,13 +1084,34 @@ static __u32 tm_resolve(struct tmodel *m, __u32 id)
 	return id;
 }
 
-/* Height of @id (1 for a scalar or a refused member); sets m->bad[id]. */
-static int tm_walk(struct tmodel *m, __u32 id, bool *bad)
+/* A pointer whose target is a kernel pointer's type tag. */
+static bool tm_is_kptr(const struct btf *btf, const struct btf_type *t)
+{
+	static const char *const tags[] = { "kptr", "kptr_untrusted", "percpu_kptr", "uptr" };
+	const char *name;
+	size_t i;
+
+	if (!btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_type_tag(t) || btf_kflag(t))
+		return false;
+	name = btf__name_by_offset(btf, t->name_off);
+	for (i = 0; i < ARRAY_SIZE(tags); i++)
+		if (name && !strcmp(name, tags[i]))
+			return true;
+	return false;
+}
+
+/* Height of @id (1 for a scalar or a refused member); sets m->bad[id] and
+ * m->special[id].
+ */
+static int tm_walk(struct tmodel *m, __u32 id, bool *bad, bool *special)
 {
 	const struct btf_type *t;
 	const struct btf_member *mb;
 	int h = 0, mh, i;
-	bool mbad;
+	bool mbad, mspecial, ms;
 
 	id = tm_resolve(m, id);
 	t = btf__type_by_id(m->btf, id);
@@ -1085,25 +1126,37 @@ static int tm_walk(struct tmodel *m, __u32 id, bool *bad)
 			*bad = true;
 			return 1;
 		}
-		return tm_walk(m, btf_array(t)->type, bad) + 1;
+		return tm_walk(m, btf_array(t)->type, bad, special) + 1;
 	}
-	if (!btf_is_composite(t) || tm_is_special(m->btf, t)) {
-		*bad = true;	/* pointer, fwd, func_proto, special struct */
+	if (tm_is_kptr(m->btf, t) || tm_is_special(m->btf, t)) {
+		*special = true;
+		return 1;
+	}
+	if (!btf_is_composite(t)) {
+		*bad = true;	/* pointer, fwd, func_proto */
 		return 1;
 	}
 	if (m->height[id]) {
 		*bad |= m->bad[id];
+		*special |= m->special[id];
 		return m->height[id];
 	}
 	mbad = false;
+	mspecial = false;
 	mb = btf_members(t);
 	for (i = 0; i < btf_vlen(t); i++) {
-		mh = tm_walk(m, mb[i].type, &mbad);
+		ms = false;
+		mh = tm_walk(m, mb[i].type, &mbad, &ms);
+		if (ms && btf_is_union(t))
+			mbad = true;	/* a special field in a union */
+		mspecial |= ms;
 		h = fz_max(h, mh);
 	}
 	m->height[id] = fz_min(h + 1, 30000);
 	m->bad[id] = mbad;
+	m->special[id] = mspecial;
 	*bad |= mbad;
+	*special |= mspecial;
 	return h + 1;
 }
 
@@ -1112,7 +1165,7 @@ static fz_set tm_predict(const struct btf *btf, __u32 id, __u32 *size, char *why
 	struct tmodel m = { .btf = btf, .n = btf__type_cnt(btf) };
 	const struct btf_type *t;
 	fz_set exp = 0;
-	bool bad = false;
+	bool bad = false, special = false;
 	int h, i;
 
 	*size = 0;
@@ -1123,7 +1176,8 @@ static fz_set tm_predict(const struct btf *btf, __u32 id, __u32 *size, char *why
 	m.res = malloc(m.n * sizeof(*m.res));
 	m.height = calloc(m.n, sizeof(*m.height));
 	m.bad = calloc(m.n, sizeof(*m.bad));
-	if (!m.res || !m.height || !m.bad) {
+	m.special = calloc(m.n, sizeof(*m.special));
+	if (!m.res || !m.height || !m.bad || !m.special) {
 		snprintf(why, wsz, "out of memory");
 		exp = FZ_BIT(FZ_OK) | FZ_BIT(FZ_EINVAL) | FZ_BIT(FZ_E2BIG);
 		goto out;
@@ -1145,10 +1199,20 @@ static fz_set tm_predict(const struct btf *btf, __u32 id, __u32 *size, char *why
 		exp |= FZ_BIT(FZ_E2BIG);
 		snprintf(why, wsz, "size %u; ", t->size);
 	}
-	h = tm_walk(&m, id, &bad);
+	if (tm_is_special(btf, t)) {
+		h = 1;
+		bad = true;	/* the type itself */
+	} else {
+		h = tm_walk(&m, id, &bad, &special);
+	}
 	if (bad) {
 		exp |= FZ_BIT(FZ_EINVAL);
 		snprintf(why + strlen(why), wsz - strlen(why), "refused member; ");
+	} else if (special && !exp && h - 1 <= AD_MAX_DEPTH) {
+		exp = FZ_BIT(FZ_OK) | FZ_BIT(FZ_EINVAL) | FZ_BIT(FZ_EOPNOTSUPP) |
+		      FZ_BIT(FZ_E2BIG) | FZ_BIT(FZ_EACCES);
+		snprintf(why, wsz, "special fields, %u bytes", t->size);
+		goto out;
 	}
 	if (h - 1 > AD_MAX_DEPTH) {
 		exp |= FZ_BIT(FZ_E2BIG);
@@ -1162,6 +1226,7 @@ out:
 	free(m.res);
 	free(m.height);
 	free(m.bad);
+	free(m.special);
 	return exp;
 }
 
