@@ -172,6 +172,7 @@ debug_summary() {
 	echo "- kernel: $(git -C "$KSRC" log -1 --format='%h %s'), $(git -C "$KSRC" rev-list --count base..HEAD) commits on Debian's $SRC_PKG $SRC_VERSION"
 	echo "- config: tinyconfig + Kconfig.fragment + kernel/Kconfig.debug (generic KASAN with KASAN_VMALLOC, PROVE_LOCKING, PROVE_RCU, DEBUG_ATOMIC_SLEEP, KMEMLEAK, KFENCE sampled every 1 ms)"
 	echo "- date: $(date -u +%F), on $(nproc) cores; QEMU TCG"
+	[ -z "$filter" ] || echo "- tests: test_progs -a '$filter' (not the whole run: no fuzzer's long run)"
 	[ -z "$t0" ] || echo "- time: $(( (now - t0) / 60 )) min $(( (now - t0) % 60 )) s from the start of make test-debug (builds included)"
 	for f in "$RES"/*.vm.log; do
 		echo "- guest $(basename "$f" .vm.log): $(sed -n 's/^ *VM *done in \([0-9.]*s\).*/\1/p' "$f" | tail -n1)"

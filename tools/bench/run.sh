@@ -38,8 +38,8 @@ boot() {	# boot N KERNEL TAG [-i 0] -- GROUPS...
 		die "bench: the $tag boot failed, see $out/$tag.vm.log"
 }
 after=$KSRC/arch/x86/boot/bzImage
-boot 1 "$after" icount -i 0 -- lookup kprobe uprobe kprobe_multi fentry usdt fetch
-boot 2 "$after" wall -- lookup kprobe uprobe kprobe_multi fentry usdt fetch scale probes kmulti_attach
+boot 1 "$after" icount -i 0 -- lookup kprobe uprobe kprobe_multi fentry lock usdt fetch
+boot 2 "$after" wall -- lookup kprobe uprobe kprobe_multi fentry lock usdt fetch scale probes kmulti_attach
 boot 3 "$inlined" icount-inline -i 0 -- lookup kprobe uprobe
 boot 4 "$based" icount-base -i 0 -- kprobe_multi
 
@@ -66,7 +66,7 @@ boot 4 "$based" icount-base -i 0 -- kprobe_multi
 	t=$(( $(date +%s) - t0 ))
 	echo "tools/bench/run.sh took $((t / 60))m$((t % 60))s (the inlined and base kernels' builds and the four boots)."
 	for f in lookup-icount lookup-wall kprobe-icount kprobe-wall uprobe-icount uprobe-wall \
-		 kprobe_multi-icount kprobe_multi-wall fentry-icount fentry-wall \
+		 kprobe_multi-icount kprobe_multi-wall fentry-icount fentry-wall lock-icount lock-wall \
 		 usdt-icount usdt-wall fetch-icount fetch-wall scale-wall probes-wall kmulti_attach-wall; do
 		echo
 		cat "$out/$f.md"
