@@ -115,12 +115,14 @@ test-debug: tree
 	$(Q)$(MAKE) -C tools/usdt BUILD=$(DBUILD) KSRC=$(DBUILD)/linux
 	$(Q)BUILD=$(DBUILD) selftests/run.sh --debug $(T)
 
-## test-debug-save keep build/debug's record as the reference (selftests/debug-results/)
+## test-debug-save keep build/debug's record as the reference (selftests/debug-results/;
+##             a run of some tests, make test-debug T=..., into DEBUG_RECORD=DIR)
+DEBUG_RECORD ?= selftests/debug-results
 test-debug-save:
 	$(Q)test -f $(DBUILD)/results/summary.md || { echo "no $(DBUILD)/results/summary.md: make test-debug first" >&2; exit 1; }
-	$(Q)rm -rf selftests/debug-results && mkdir -p selftests/debug-results
-	$(Q)cp $(DBUILD)/results/summary.md $(DBUILD)/results/results.txt selftests/debug-results/
-	$(Q)echo "  SAVED   selftests/debug-results/ (commit it)"
+	$(Q)mkdir -p $(DEBUG_RECORD)
+	$(Q)cp $(DBUILD)/results/summary.md $(DBUILD)/results/results.txt $(DEBUG_RECORD)/
+	$(Q)echo "  SAVED   $(DEBUG_RECORD)/ (commit it)"
 
 ## bench       all benchmarks in the VM (its time: tools/bench/results/summary.md), tables + CSV + PNG in build/bench/
 bench: kernel libbpf bpftool
