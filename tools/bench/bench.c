@@ -169,6 +169,68 @@ void bench_csv(const char *fmt, ...)
 	va_end(ap);
 }
 
+static bool hit_measured(const struct bench_hit_table *t, int v)
+{
+	return !t->measured || t->measured(v);
+}
+
+void bench_hit_table(const struct bench_hit_table *t)
+{
+	int i, v, noprobe = t->nvar - 1;
+	bool rate = t->rate && env.wall;
+	struct bench_stat st[BENCH_ROWS];
+	double ad, net;
+
+	for (v = 0; v < t->nvar; v++)
+		st[v] = bench_stat(v, 0);
+	ad = hit_measured(t, t->ad) ? st[t->ad].med - st[t->empty].med : 0;
+
+	bench_heading(t->title);
+	printf("%d rounds x %d %s, variants interleaved, one attached at a time;\n"
+	       "%s per call (median, min, max); net = minus the empty program's median\n\n",
+	       env.rounds, env.calls, t->calls, env.unit);
+	bench_md_head("<variant", "median", "min", "max", "net", "net / attach data",
+		      rate ? "calls/s (median)" : NULL, NULL);
+	for (i = 0; i < t->nvar; i++) {
+		char nets[32] = "", ratio[32] = "", rates[32] = "";
+
+		v = (i + t->nvar - 1) % t->nvar;	/* "no probe" first */
+		if (!hit_measured(t, v)) {
+			printf("| %s | not in this kernel | | | | |%s\n", t->name(v),
+			       rate ? " |" : "");
+			continue;
+		}
+		net = st[v].med - st[t->empty].med;
+		if (v != noprobe && v != t->empty)
+			snprintf(nets, sizeof(nets), "%.1f", net);
+		if (v != noprobe && v != t->empty && ad > 0)
+			snprintf(ratio, sizeof(ratio), "%.2f", net / ad);
+		if (rate)	/* trigger throughput */
+			snprintf(rates, sizeof(rates), " %.0f |", 1e9 / st[v].med);
+		printf("| %s | %.1f | %.1f | %.1f | %s | %s |%s\n", t->name(v), st[v].med,
+		       st[v].min, st[v].max, nets, ratio, rates);
+	}
+	/* A clock whose rounds spread wider than the costs cannot rank them:
+	 * the empty program's interquartile range.
+	 */
+	if (st[t->empty].iqr > ad)
+		printf("\nNot resolved: the middle half of the empty program's rounds spreads\n"
+		       "over %.1f %s, more than attach data's net cost; only the larger\n"
+		       "differences mean anything.\n", st[t->empty].iqr, env.unit);
+
+	bench_csv("%svariant,unit,median,min,max,net,net_ratio_to_attach_data\n",
+		  t->csv_key ? "trigger," : "");
+	for (v = 0; v < t->nvar; v++) {
+		if (!hit_measured(t, v))
+			continue;
+		net = st[v].med - st[t->empty].med;
+		bench_csv("%s%s%s,%s,%.2f,%.2f,%.2f,%.2f,%.3f\n", t->csv_key ?: "",
+			  t->csv_key ? "," : "", t->name(v), env.unit, st[v].med, st[v].min,
+			  st[v].max, v == noprobe ? 0 : net,
+			  v != noprobe && v != t->empty && ad > 0 ? net / ad : 0);
+	}
+}
+
 /* Child processes: each (repetition, item, variant) in a process of its own,
  * variants in a rotating order; a child runs this binary again as
  * "bench NAME -m VARIANT,ITEM OPTIONS...", its stdout appended to a file the

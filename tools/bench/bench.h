@@ -87,6 +87,26 @@ void bench_heading(const char *title);
 void bench_md_head(const char *col, ...);
 void bench_csv(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The table of a per-hit benchmark (bench_trigger.c, bench_lock.c), each
+ * variant attached alone and fired env.calls times a round: rows 0..nvar-1
+ * of the samples, the last one "no probe", printed first; each with its
+ * median, min, max, its cost net of the empty program's (row @empty) and
+ * that cost's ratio to attach data's (row @ad); rows @measured() says
+ * were not are "not in this kernel".  On the wall clock, calls/s too.  The
+ * CSV: a row per measured variant, after a first column @csv_key (its
+ * header "trigger") if given.
+ */
+struct bench_hit_table {
+	const char *title;
+	const char *calls;		/* what was called, e.g. "getpgid() calls" */
+	int nvar, empty, ad;
+	const char *(*name)(int row);
+	bool (*measured)(int row);	/* NULL: all */
+	bool rate;			/* a calls/s column on the wall clock */
+	const char *csv_key;		/* NULL: no first column */
+};
+void bench_hit_table(const struct bench_hit_table *t);
+
 void bench_die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
 /* The loaded BPF programs named @name (a program's copies, which libbpf

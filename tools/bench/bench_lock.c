@@ -119,45 +119,23 @@ static void measure(void)
 	bench_lock__destroy(skel);
 }
 
+static const char *name_of(int v)
+{
+	return names[v];
+}
+
 static void report(void)
 {
-	struct bench_stat st[NVAR];
-	double ad, net;
-	int i, v;
+	struct bench_hit_table t = {
+		.title = "Cost per kprobe hit of a counter under a bpf_res_spin_lock",
+		.calls = "getpgid() calls",
+		.nvar = NVAR,
+		.empty = L_EMPTY,
+		.ad = L_BLOB,
+		.name = name_of,
+	};
 
-	for (v = 0; v < NVAR; v++)
-		st[v] = bench_stat(v, 0);
-	ad = st[L_BLOB].med - st[L_EMPTY].med;
-
-	bench_heading("Cost per kprobe hit of a counter under a bpf_res_spin_lock");
-	printf("%d rounds x %d getpgid() calls, variants interleaved, one attached at a time;\n"
-	       "%s per call (median, min, max); net = minus the empty program's median\n\n",
-	       env.rounds, env.calls, env.unit);
-	bench_md_head("<variant", "median", "min", "max", "net", "net / attach data", NULL);
-	for (i = 0; i < NVAR; i++) {
-		char nets[32] = "", ratio[32] = "";
-
-		v = (i + NVAR - 1) % NVAR;	/* "no probe" first */
-		net = st[v].med - st[L_EMPTY].med;
-		if (v != NOPROBE && v != L_EMPTY)
-			snprintf(nets, sizeof(nets), "%.1f", net);
-		if (v != NOPROBE && v != L_EMPTY && ad > 0)
-			snprintf(ratio, sizeof(ratio), "%.2f", net / ad);
-		printf("| %s | %.1f | %.1f | %.1f | %s | %s |\n", names[v], st[v].med,
-		       st[v].min, st[v].max, nets, ratio);
-	}
-	if (st[L_EMPTY].iqr > ad)
-		printf("\nNot resolved: the middle half of the empty program's rounds spreads\n"
-		       "over %.1f %s, more than attach data's net cost; only the larger\n"
-		       "differences mean anything.\n", st[L_EMPTY].iqr, env.unit);
-
-	bench_csv("variant,unit,median,min,max,net,net_ratio_to_attach_data\n");
-	for (v = 0; v < NVAR; v++) {
-		net = st[v].med - st[L_EMPTY].med;
-		bench_csv("%s,%s,%.2f,%.2f,%.2f,%.2f,%.3f\n", names[v], env.unit, st[v].med,
-			  st[v].min, st[v].max, v == NOPROBE ? 0 : net,
-			  v != NOPROBE && v != L_EMPTY && ad > 0 ? net / ad : 0);
-	}
+	bench_hit_table(&t);
 }
 
 const struct bench bench_lock = {

@@ -157,58 +157,19 @@ static const char *const headings[] = {
 
 static void report(void)
 {
-	bool uprobe = kind() == TRIG_UPROBE;
-	struct bench_stat st[NVAR];
-	double ad, net;
-	int i, v;
+	struct bench_hit_table t = {
+		.title = headings[kind()],
+		.calls = kind() == TRIG_UPROBE ? "calls of a uprobed function" : "getpgid() calls",
+		.nvar = NVAR,
+		.empty = V_EMPTY,
+		.ad = V_ATTACH_DATA,
+		.name = name_of,
+		.measured = measured,
+		.rate = true,
+		.csv_key = env.name,
+	};
 
-	for (v = 0; v < NVAR; v++)
-		st[v] = bench_stat(v, 0);
-	ad = measured(V_ATTACH_DATA) ? st[V_ATTACH_DATA].med - st[V_EMPTY].med : 0;
-
-	bench_heading(headings[kind()]);
-	printf("%d rounds x %d %s, variants interleaved, one attached at a time;\n"
-	       "%s per call (median, min, max); net = minus the empty program's median\n\n",
-	       env.rounds, env.calls, uprobe ? "calls of a uprobed function" : "getpgid() calls",
-	       env.unit);
-	bench_md_head("<variant", "median", "min", "max", "net", "net / attach data",
-		      env.wall ? "calls/s (median)" : NULL, NULL);
-	for (i = 0; i < NVAR; i++) {
-		char nets[32] = "", ratio[32] = "", rate[32] = "";
-
-		v = (i + NVAR - 1) % NVAR;	/* "no probe" first */
-		if (!measured(v)) {
-			printf("| %s | not in this kernel | | | | |%s\n", name_of(v),
-			       env.wall ? " |" : "");
-			continue;
-		}
-		net = st[v].med - st[V_EMPTY].med;
-		if (v != NOPROBE && v)
-			snprintf(nets, sizeof(nets), "%.1f", net);
-		if (v != NOPROBE && v && ad > 0)
-			snprintf(ratio, sizeof(ratio), "%.2f", net / ad);
-		if (env.wall)	/* trigger throughput */
-			snprintf(rate, sizeof(rate), " %.0f |", 1e9 / st[v].med);
-		printf("| %s | %.1f | %.1f | %.1f | %s | %s |%s\n", name_of(v), st[v].med,
-		       st[v].min, st[v].max, nets, ratio, rate);
-	}
-	/* A clock whose rounds spread wider than the costs cannot rank them:
-	 * the empty program's interquartile range.
-	 */
-	if (st[V_EMPTY].iqr > ad)
-		printf("\nNot resolved: the middle half of the empty program's rounds spreads\n"
-		       "over %.1f %s, more than attach data's net cost; only the larger\n"
-		       "differences mean anything.\n", st[V_EMPTY].iqr, env.unit);
-
-	bench_csv("trigger,variant,unit,median,min,max,net,net_ratio_to_attach_data\n");
-	for (v = 0; v < NVAR; v++) {
-		if (!measured(v))
-			continue;
-		net = st[v].med - st[V_EMPTY].med;
-		bench_csv("%s,%s,%s,%.2f,%.2f,%.2f,%.2f,%.3f\n", env.name, name_of(v), env.unit,
-			  st[v].med, st[v].min, st[v].max, v == NOPROBE ? 0 : net,
-			  v != NOPROBE && ad > 0 ? net / ad : 0);
-	}
+	bench_hit_table(&t);
 }
 
 const struct bench bench_kprobe = {
