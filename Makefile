@@ -38,7 +38,7 @@ deps:
 	$(Q)kernel/deps.sh
 
 ## tree        build/linux: Debian's 7.3 source as base commit + git am of patches/'s
-##             four series (fixes, usdt, kprobe-multi, attach-data), a branch each
+##             five series (fixes, usdt, kprobe-ctx, kprobe-multi, attach-data), a branch each
 tree: deps
 	$(Q)kernel/tree.sh
 
@@ -71,10 +71,10 @@ bpftool: tree
 selftests: kernel libbpf bpftool
 	$(Q)$(MAKE) -C selftests -j$(JOBS) BUILD=$(BUILD) KSRC=$(KSRC)
 
-## selftests-usdt  test_progs of the fixes and usdt series alone, without attach data
+## selftests-usdt  test_progs of the fixes, usdt and kprobe-ctx series, without attach data
 ##             (build/usdt/: worktree, libbpf, bpftool, test_progs), for the stock kernels
 selftests-usdt: tree
-	$(Q)kernel/worktree.sh usdt $(UBUILD)/linux
+	$(Q)kernel/worktree.sh kprobe-ctx $(UBUILD)/linux
 	$(Q)$(call build_libbpf,$(UBUILD)/linux,$(UBUILD)/libbpf)
 	$(Q)$(call build_bpftool,$(UBUILD)/linux,$(UBUILD)/bpftool)
 	$(Q)stock=$$(vm/stock-kernel.sh stock-7.3) && \
@@ -147,7 +147,7 @@ gate: tree
 vm-shell: kernel
 	$(Q)vm/run.sh --shell
 
-## export      write build/linux's four series back to patches/ (format-patch)
+## export      write build/linux's five series back to patches/ (format-patch)
 export:
 	$(Q)kernel/export.sh
 

@@ -9,14 +9,15 @@ V=${V:-0}
 # shellcheck source=kernel/source.conf
 . "$TOP/kernel/source.conf"
 
-# The four series, in the order they apply, each on the one before:
+# The five series, in the order they apply, each on the one before:
 # patches/NAME/ (git format-patch, with its cover letter) and build/linux's
 # branch NAME.  fixes: fixes of upstream code (bpf tree); usdt: libbpf's USDT
-# work, no kernel change (bpf-next); kprobe-multi: fprobe's node for
-# kprobe_multi cookies (bpf-next, with fprobe patches for the tracing tree);
-# attach-data: the feature (RFC).  The last is the branch build/linux has
-# checked out.
-SERIES=(fixes usdt kprobe-multi attach-data)
+# work, no kernel change (bpf-next); kprobe-ctx: kprobe programs read their
+# context at a variable offset, and libbpf's USDT uses it (bpf-next);
+# kprobe-multi: fprobe's node for kprobe_multi cookies (bpf-next, with
+# fprobe patches for the tracing tree); attach-data: the feature (RFC).  The
+# last is the branch build/linux has checked out.
+SERIES=(fixes usdt kprobe-ctx kprobe-multi attach-data)
 series_patches() {	# series_patches [DIR]: DIR's patches, cover letter excluded
 	ls "${1:-$TOP/patches}"/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '/0000-cover-letter.patch$' || true
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* RUN_TESTS() over progs/usdt_fetch_verifier.c: a USDT program may not load
- * a register from the context at an offset known only at run time (the
- * verifier's message), and may through usdt.bpf.h's register switch.
+ * a register from the context at a run-time offset that may be past struct
+ * pt_regs (the verifier's message, with and without the kprobe-ctx
+ * series), and may through usdt.bpf.h's register read.
  */
 #include "test_progs.h"
 #include "usdt_fetch_verifier.skel.h"

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Why bpf_usdt_arg() cannot read a register argument as cheaply as BCC's
- * generated code: BCC's code knows at compile time that the argument is in
- * %rdi and loads ctx->di; libbpf's one program serves every site, and learns
- * the register from the site's spec at run time.  The verifier accepts a
- * load from the context only at a constant offset, so a register picked at
- * run time costs a switch over the registers (usdt.bpf.h's __bpf_usdt_reg())
- * or, before the series' register-read patch, a helper call.
+/* How bpf_usdt_arg() reads a register argument: BCC's generated code knows
+ * at compile time that the argument is in %rdi and loads ctx->di; libbpf's
+ * one program serves every site, and learns the register from the site's
+ * spec at run time.  A kernel with the kprobe-ctx series reads the context
+ * at a variable offset bounded to struct pt_regs, which usdt.bpf.h then
+ * uses (LIBBPF_USDT_CTX_REGS_SZ); older kernels read it only at constant
+ * offsets, which usdt.bpf.h picks with a switch over the registers.  Every
+ * kernel refuses an offset that may be past the struct.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -16,8 +17,9 @@
 volatile int reg_off = 14 * 8;
 
 SEC("usdt")
-__description("register at an offset known at run time: rejected")
-__failure __msg("variable ctx access var_off=(0x0; 0xf8) disallowed")
+__description("register at a run-time offset that may be past struct pt_regs: rejected")
+__failure
+__msg("{{variable ctx access var_off=\\(0x0; 0xf8\\) disallowed|max value is outside of the allowed memory range}}")
 int reg_at_run_time_offset(struct pt_regs *ctx)
 {
 	unsigned int off = reg_off & 0xf8;
@@ -37,7 +39,7 @@ static __always_inline int read_reg(struct pt_regs *ctx, bool call)
 }
 
 SEC("usdt")
-__description("register through usdt.bpf.h's switch: accepted")
+__description("register through usdt.bpf.h, inline: accepted")
 __success
 int reg_through_switch(struct pt_regs *ctx)
 {
