@@ -66,7 +66,7 @@ struct bench {
 /* Samples: one series per (row, col) of a benchmark's table, e.g. (variant,
  * argument count); in a child, bench_sample() sends it to the parent.
  */
-#define BENCH_ROWS	16
+#define BENCH_ROWS	24
 #define BENCH_COLS	32
 void bench_sample(int row, int col, double x);
 int bench_count(int row, int col);

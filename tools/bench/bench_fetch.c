@@ -14,7 +14,10 @@
  *                  (attach data comes in a later series)
  *   MODE           the same program with today's usdt.bpf.h
  *   inlined        and built with BPF_USDT_ARG_INLINE, in attach data mode
- *   BPF_USDT ...   the same six, with bench_usdt.c's usdtK instead: a
+ *   switch         and built to read registers as on a kernel without
+ *                  variable-offset context reads (usdt.bpf.h's switch over
+ *                  the registers), in attach data mode
+ *   BPF_USDT ...   the same seven, with bench_usdt.c's usdtK instead: a
  *                  BPF_USDT() program per probe, written for its K arguments
  *                  (before: a bpf_usdt_arg() call per argument; today: one
  *                  bpf_usdt_args() call)
@@ -23,6 +26,10 @@
  *                  a copy of it for the probe's argument locations, in which
  *                  the verifier sees them as constants; the sizes are the
  *                  copy's
+ *   parts: ...     usdt_args with what a bpf_usdt_arg() call spends before
+ *                  the fetch: a call of a hidden function per argument; and
+ *                  a call that also looks the spec up and checks the
+ *                  argument's number, in attach data mode
  *
  * Each (repetition, variant) runs in a child process of its own (libbpf
  * picks the USDT mode once per process), variants in a rotating order, and
@@ -44,18 +51,24 @@
 #include "bench.h"
 #include "usdt_modes.h"
 #include "bench_usdt_floor.skel.h"
+#include "bench_usdt.skel.h"
 
-enum { V_EMPTY, V_FLOOR, V_OLD_ARRAY, V_OLD_IP, V_AD, V_ARRAY, V_IP, V_INLINE,
-       V_M_OLD_ARRAY, V_M_OLD_IP, V_M_AD, V_M_ARRAY, V_M_IP, V_M_INLINE, V_M_SPEC, NV };
+enum { V_EMPTY, V_FLOOR, V_OLD_ARRAY, V_OLD_IP, V_AD, V_ARRAY, V_IP, V_INLINE, V_SWITCH,
+       V_M_OLD_ARRAY, V_M_OLD_IP, V_M_AD, V_M_ARRAY, V_M_IP, V_M_INLINE, V_M_SWITCH, V_M_SPEC,
+       V_CALL, V_LOOKUP, NV };
 static const char *const variants[NV] = {
 	"empty", "floor", "before, cookie + ARRAY", "before, IP + HASH",
 	"attach data", "cookie + ARRAY", "IP + HASH", "attach data, inlined",
+	"attach data, switch",
 	"BPF_USDT before, cookie + ARRAY", "BPF_USDT before, IP + HASH", "BPF_USDT, attach data",
 	"BPF_USDT, cookie + ARRAY", "BPF_USDT, IP + HASH", "BPF_USDT, attach data, inlined",
-	"BPF_USDT, attach data, specialized",
+	"BPF_USDT, attach data, switch", "BPF_USDT, attach data, specialized",
+	"parts: a call per argument", "parts: a call and a spec look-up per argument",
 };
 /* The BPF_USDT variant of a bpf_usdt_arg() loop variant is this many after it. */
 #define V_M	(V_M_OLD_ARRAY - V_OLD_ARRAY)
+/* variants of usdt_args or of usdtK, whose base is usdt_args' */
+#define IS_MACRO(v)	((v) >= V_M_OLD_ARRAY && (v) <= V_M_SPEC)
 
 /* libbpf's mode of a bpf_usdt_arg() loop variant */
 static int mode_of(int v)
@@ -149,9 +162,10 @@ static void child(int v, int item)
 	struct bench_usdt_floor *skel = NULL;
 	struct bpf_link *links[USDT_NK] = {};
 	LIBBPF_OPTS(bpf_usdt_opts, uopts, .specialize = v == V_M_SPEC);
-	bool macro = v >= V_M_OLD_ARRAY;
+	bool macro = IS_MACRO(v), parts = v >= V_CALL;
+	struct bpf_program *prog;
 	/* the bpf_usdt_arg() loop's */
-	int base = v == V_M_SPEC ? V_AD : macro ? v - V_M : v;
+	int base = v == V_M_SPEC || parts ? V_AD : macro ? v - V_M : v;
 	int mode = mode_of(base), r, i, j;
 	struct usdt_obj o = {};
 	char name[16];
@@ -162,18 +176,25 @@ static void child(int v, int item)
 	} else {
 		if (base == V_INLINE)
 			usdt_open_inline(&o);
+		else if (base == V_SWITCH)
+			usdt_open_switch(&o);
 		else if (base >= V_AD)
 			usdt_open(&o, mode, 0);
 		else
 			usdt_open_old(&o, mode);
+		prog = o.prog;
+		if (v == V_CALL)
+			prog = o.ad->progs.parts_call_loop;
+		else if (v == V_LOOKUP)
+			prog = o.ad->progs.parts_lookup_loop;
 		for (i = 0; i < USDT_NK; i++) {
 			snprintf(name, sizeof(name), "args%d", usdt_nargs[i]);
-			links[i] = bpf_program__attach_usdt(macro ? o.macro[i] : o.prog, 0,
+			links[i] = bpf_program__attach_usdt(macro ? o.macro[i] : prog, 0,
 							    "/proc/self/exe", "bench", name, &uopts);
 			if (!links[i])
 				bench_die("attach %s: %s", name, strerror(errno));
 		}
-		sample_size(v, macro ? o.macro[USDT_NK - 1] : o.prog, v == V_M_SPEC);
+		sample_size(v, macro ? o.macro[USDT_NK - 1] : prog, v == V_M_SPEC);
 	}
 	for (i = 0; i < USDT_NK; i++)
 		usdt_fire(usdt_nargs[i], 1);	/* warm up */
@@ -212,7 +233,7 @@ static double med(int v, int i)
  */
 static int before(int v)
 {
-	bool macro = v >= V_M_OLD_ARRAY;
+	bool macro = IS_MACRO(v);
 	int base = macro ? v - V_M : v;
 
 	if (base != V_ARRAY && base != V_IP)

@@ -11,6 +11,7 @@
 #include "bench_usdt_noad.skel.h"
 #include "bench_usdt_old_noad.skel.h"
 #include "bench_usdt_inline.skel.h"
+#include "bench_usdt_switch.skel.h"
 
 const char *const usdt_modes[NMODE] = { "attach data", "cookie + ARRAY", "IP + HASH" };
 
@@ -97,11 +98,24 @@ void usdt_open_inline(struct usdt_obj *o)
 		bench_die("attach data mode, but libbpf did not choose it");
 }
 
+void usdt_open_switch(struct usdt_obj *o)
+{
+	*o = (struct usdt_obj){};
+	hide_cookies = 0;
+	o->sw = bench_usdt_switch__open_and_load();
+	if (!o->sw)
+		bench_die("load failed");
+	USDT_OBJ_FILL(o, o->sw);
+	if (!bpf_program__attach_data_type(o->prog))
+		bench_die("attach data mode, but libbpf did not choose it");
+}
+
 void usdt_close(struct usdt_obj *o)
 {
 	bench_usdt__destroy(o->ad);
 	bench_usdt_noad__destroy(o->noad);
 	bench_usdt_old_noad__destroy(o->old_noad);
 	bench_usdt_inline__destroy(o->inl);
+	bench_usdt_switch__destroy(o->sw);
 	*o = (struct usdt_obj){};
 }

@@ -29,6 +29,9 @@ struct usdt_obj {
 						 * before its register-read patch
 						 */
 	struct bench_usdt_inline *inl;	/* attach data, bpf_usdt_arg() inlined */
+	struct bench_usdt_switch *sw;	/* attach data, registers read through
+					 * usdt.bpf.h's switch
+					 */
 	struct bpf_program *prog;	/* usdt_args */
 	struct bpf_program *macro[USDT_NK];	/* usdtK, K = usdt_nargs[] (BPF_USDT()) */
 	struct bpf_map *ip_map;		/* libbpf's IP-to-spec-id map */
@@ -47,6 +50,10 @@ void usdt_open(struct usdt_obj *o, int mode, int specs);
 void usdt_open_old(struct usdt_obj *o, int mode);
 /* Attach data mode, the program built with BPF_USDT_ARG_INLINE. */
 void usdt_open_inline(struct usdt_obj *o);
+/* Attach data mode, the program reading registers as on a kernel without
+ * variable-offset context reads (LIBBPF_USDT_CTX_REGS_SZ 0).
+ */
+void usdt_open_switch(struct usdt_obj *o);
 void usdt_close(struct usdt_obj *o);
 
 /* bench_usdt.c's probes: bench:argsK, K = usdt_nargs[i]; fire probe K N times */

@@ -44,6 +44,63 @@ int usdt_args(struct pt_regs *ctx)
 	return 0;
 }
 
+/* The parts of usdt_args' bpf_usdt_arg() calls, for the fetch benchmark's
+ * "parts" rows: a call of a hidden function per argument, as bpf_usdt_arg()
+ * is, that fetches nothing (argument i of the bench probes is i + 1); and
+ * that also looks the spec up and checks the argument's number against it,
+ * as bpf_usdt_arg() does first.  What bpf_usdt_arg() spends beyond the
+ * second is the fetch.  Attach data builds only.
+ */
+#ifndef BPF_USDT_NO_ATTACH_DATA
+__weak __hidden int parts_call(struct pt_regs *ctx, __u64 arg_num, long *res)
+{
+	*res = arg_num + 1;
+	return 0;
+}
+
+__weak __hidden int parts_lookup(struct pt_regs *ctx, __u64 arg_num, long *res)
+{
+	struct __bpf_usdt_spec *spec;
+
+	*res = 0;
+	spec = __bpf_usdt_spec(ctx);
+	if (!spec)
+		return -ESRCH;
+	if (arg_num >= BPF_USDT_MAX_ARG_CNT)
+		return -ENOENT;
+	barrier_var(arg_num);
+	if (arg_num >= spec->arg_cnt)
+		return -ENOENT;
+	*res = arg_num + 1;
+	return 0;
+}
+
+#define PARTS_PROG(name)						\
+SEC("usdt")								\
+int name##_loop(struct pt_regs *ctx)					\
+{									\
+	int i, n = bpf_usdt_arg_cnt(ctx);				\
+	__u64 sum = 0;							\
+	long val;							\
+									\
+	if (n < 0 || n > MAX_ARGS) {					\
+		errors++;						\
+		return 0;						\
+	}								\
+	for (i = 0; i < MAX_ARGS && i < n; i++) {			\
+		if (name(ctx, i, &val))					\
+			errors++;					\
+		sum += val;						\
+	}								\
+	hits[n]++;							\
+	sums[n] += sum;							\
+	return 0;							\
+}
+
+PARTS_PROG(parts_call)
+PARTS_PROG(parts_lookup)
+#endif
+
 #define USDT_PROG(k, args...)						\
 SEC("usdt")								\
 int BPF_USDT(usdt##k, args)
