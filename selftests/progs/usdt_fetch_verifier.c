@@ -4,7 +4,7 @@
  * one program serves every site, and learns the register from the site's
  * spec at run time.  A kernel with the kprobe-ctx series reads the context
  * at a variable offset bounded to struct pt_regs, which usdt.bpf.h then
- * uses (LIBBPF_USDT_CTX_REGS_SZ); older kernels read it only at constant
+ * uses (LIBBPF_USDT_CTX_VAR_OFF); older kernels read it only at constant
  * offsets, which usdt.bpf.h picks with a switch over the registers.  Every
  * kernel refuses an offset that may be past the struct.
  */

@@ -51,7 +51,7 @@ void usdt_open_old(struct usdt_obj *o, int mode);
 /* Attach data mode, the program built with BPF_USDT_ARG_INLINE. */
 void usdt_open_inline(struct usdt_obj *o);
 /* Attach data mode, the program reading registers as on a kernel without
- * variable-offset context reads (LIBBPF_USDT_CTX_REGS_SZ 0).
+ * variable-offset context reads (LIBBPF_USDT_CTX_VAR_OFF 0).
  */
 void usdt_open_switch(struct usdt_obj *o);
 void usdt_close(struct usdt_obj *o);
