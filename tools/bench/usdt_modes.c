@@ -86,28 +86,28 @@ void usdt_open_old(struct usdt_obj *o, int mode)
 	USDT_OBJ_FILL(o, o->old_noad);
 }
 
+/* @o from skeleton @name, a build of bench_usdt.c in attach data mode,
+ * kept in @o->@field for usdt_close()
+ */
+#define USDT_OPEN_AD(o, field, name) do {				\
+	*(o) = (struct usdt_obj){};					\
+	hide_cookies = 0;						\
+	(o)->field = name##__open_and_load();				\
+	if (!(o)->field)						\
+		bench_die("load failed");				\
+	USDT_OBJ_FILL(o, (o)->field);					\
+	if (!bpf_program__attach_data_type((o)->prog))			\
+		bench_die("attach data mode, but libbpf did not choose it"); \
+} while (0)
+
 void usdt_open_inline(struct usdt_obj *o)
 {
-	*o = (struct usdt_obj){};
-	hide_cookies = 0;
-	o->inl = bench_usdt_inline__open_and_load();
-	if (!o->inl)
-		bench_die("load failed");
-	USDT_OBJ_FILL(o, o->inl);
-	if (!bpf_program__attach_data_type(o->prog))
-		bench_die("attach data mode, but libbpf did not choose it");
+	USDT_OPEN_AD(o, inl, bench_usdt_inline);
 }
 
 void usdt_open_switch(struct usdt_obj *o)
 {
-	*o = (struct usdt_obj){};
-	hide_cookies = 0;
-	o->sw = bench_usdt_switch__open_and_load();
-	if (!o->sw)
-		bench_die("load failed");
-	USDT_OBJ_FILL(o, o->sw);
-	if (!bpf_program__attach_data_type(o->prog))
-		bench_die("attach data mode, but libbpf did not choose it");
+	USDT_OPEN_AD(o, sw, bench_usdt_switch);
 }
 
 void usdt_close(struct usdt_obj *o)
