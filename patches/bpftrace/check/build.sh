@@ -1,13 +1,15 @@
 #!/bin/bash
 # bpftrace from BPFTRACE_SRC (a clone of github.com/bpftrace/bpftrace at the
 # patch's base, with patches/bpftrace/*.patch applied, or not for the A/B),
-# built in root.sh's chroot against the series' libbpf (build/linux's
-# tools/lib/bpf, static, as bpftrace links it), into build/bpftrace/out:
-# bpftrace and what tests/runtime needs.  By hand, as root.
+# built in root.sh's chroot against the series' libbpf (LIBBPF_TREE's
+# tools/lib/bpf, build/linux's by default, static, as bpftrace links it),
+# into build/bpftrace/out: bpftrace and what tests/runtime needs.  By hand,
+# as root.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 R=$TOP/build/bpftrace/root
 SRC=${BPFTRACE_SRC:?clone of bpftrace}
+LIBBPF_TREE=$(cd "${LIBBPF_TREE:-$TOP/build/linux}" && pwd)
 OUT=${OUT:-$TOP/build/bpftrace/out}
 mkdir -p "$OUT"
 for d in proc dev sys work; do
@@ -18,8 +20,11 @@ trap 'for d in proc dev sys work; do umount -R "$R/$d"; done' EXIT
 progs=$(cd "$SRC/tests/testprogs" && ls *.c | sed -n 's/\.c$//p' | grep -vx uprobe_nofp)
 chroot "$R" bash -c "set -e
 rm -rf /tmp/libbpf-out && mkdir -p /tmp/libbpf-out
-make -s -C $TOP/build/linux/tools/lib/bpf OUTPUT=/tmp/libbpf-out/ PREFIX=/usr/local \
-	LIBDIR=/usr/local/lib install >/dev/null
+# The headers of another libbpf tree may be older than those installed:
+# -B installs them all, and install -C leaves one alone when it
+# is unchanged, so that the rebuild recompiles only what the change reaches
+make -B -s -C $LIBBPF_TREE/tools/lib/bpf OUTPUT=/tmp/libbpf-out/ PREFIX=/usr/local \
+	LIBDIR=/usr/local/lib INSTALL='install -C' install >/dev/null
 rm -f /usr/local/lib/libbpf.so*
 cmake -S $SRC -B $OUT -G Ninja -DUSE_SYSTEM_LIBBPF=ON -DCMAKE_BUILD_TYPE=Release \
 	-DBUILD_TESTING=ON >/dev/null

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# By hand: the probes benchmark (attach and detach of libjvm's probes) for
+# two builds of bench that differ only in libbpf, in one boot of the patched
+# kernel, their runs alternating:
+#   tools/bench/libbpf-ab.sh [-i] BEFORE_TREE [REPS [ALTERNATIONS]]
+# BEFORE_TREE is a kernel tree whose tools/lib/bpf is the "before" libbpf
+# (e.g. build/linux with a libbpf change reverted); "after" is make bench's
+# build/selftests/bench.  Each build runs ALTERNATIONS times (default 3),
+# with -p REPS (default 2), on the wall clock as make bench runs probes, or
+# with -i on a guest clock that counts instructions (-icount shift=0).
+# Output in build/bench-ab/: each run's CSV and Markdown, and summary.md:
+# per variant and field, the median of the runs' medians for each build
+# and after / before.
+set -euo pipefail
+. "$(dirname "$0")/../../lib.sh"
+
+vmopts=() clock="wall clock"
+if [ "${1:-}" = -i ]; then
+	vmopts=(-i 0) clock="guest instructions"
+	shift
+fi
+before_tree=$(cd "${1:?BEFORE_TREE}" && pwd) reps=${2:-2} alt=${3:-3} group=probes
+out=$BUILD/bench-ab
+[ -x "$BUILD/selftests/bench/bench" ] || die "libbpf-ab: no build/selftests/bench/bench: make bench first"
+rm -rf "$out"
+mkdir -p "$out/libbpf"
+say LIBBPF "${before_tree#"$TOP"/}/tools/lib/bpf"
+make -s -C "$before_tree/tools/lib/bpf" -j"$(nproc)" OUTPUT="$out/libbpf/" DESTDIR="$out/libbpf" \
+	prefix= "$out/libbpf/libbpf.a" install_headers >/dev/null
+say BENCH "tools/bench against it, in build/bench-ab/bench"
+make -s -C "$TOP/tools/bench" -j"$(nproc)" BUILD="$BUILD" KSRC="$KSRC" LIBBPF="$out/libbpf" \
+	OUT="$out/bench" >/dev/null
+jvm=/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so
+cat >"$out/guest.sh" <<GUEST
+set -eu
+for i in \$(seq $alt); do
+	for b in before after; do
+		[ \$b = before ] && d=$out/bench || d=$BUILD/selftests/bench
+		echo "libbpf-ab: $group, \$b, \$i/$alt" >&2
+		cd "\$d"
+		./bench probes -p $reps -o "$out/$group-\$b-\$i.csv" -l "($clock, \$b)" \
+			"\$(readlink -f $jvm)" >"$out/$group-\$b-\$i.md"
+	done
+done
+GUEST
+say VM "$alt x 2 runs of $group, alternating"
+"$TOP/vm/run.sh" "${vmopts[@]}" -t 5000 -l "$out/serial.log" -- sh "$out/guest.sh" >"$out/vm.log" 2>&1 ||
+	die "libbpf-ab: the boot failed, see $out/vm.log"
+python3 - "$out" "$group" "$alt" "${before_tree#"$TOP"/}" "$clock" >"$out/summary.md" <<'PY'
+import statistics, sys
+out, group, alt, tree, clock = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+med = {}
+for b in ("before", "after"):
+    for i in range(1, alt + 1):
+        with open(f"{out}/{group}-{b}-{i}.csv") as f:
+            next(f)  # variant,field,median,min,max; a variant may hold commas
+            for line in f:
+                v, fld, m = line.rstrip("\n").rsplit(",", 4)[:3]
+                med.setdefault((v, fld), {}).setdefault(b, []).append(float(m))
+print(f"# {group}: libbpf before ({tree}) and after, alternating in one boot\n")
+print(f"{alt} runs per build, {clock}; each cell is the median of the runs' medians.\n")
+print("| variant | field | before | after | after / before |")
+print("|---|---|---:|---:|---:|")
+for (v, fld), d in med.items():
+    b, a = statistics.median(d["before"]), statistics.median(d["after"])
+    print(f"| {v} | {fld} | {b:.1f} | {a:.1f} | {a / b if b else float('nan'):.3f} |")
+PY
+cat "$out/summary.md"
