@@ -4,8 +4,10 @@
 # kernel, their runs alternating:
 #   tools/bench/libbpf-ab.sh [-i] BEFORE_TREE [REPS [ALTERNATIONS]]
 # BEFORE_TREE is a kernel tree whose tools/lib/bpf is the "before" libbpf
-# (e.g. build/linux with a libbpf change reverted); "after" is make bench's
-# build/selftests/bench.  Each build runs ALTERNATIONS times (default 3),
+# (e.g. build/linux with a libbpf change reverted); "after" is build/libbpf
+# (make libbpf: build/linux's).  Both bench builds are made here, the same
+# but for libbpf.  Each build runs ALTERNATIONS times (default 3), in the
+# order before, after, after, before, ...,
 # with -p REPS (default 2), on the wall clock as make bench runs probes, or
 # with -i on a guest clock that counts instructions (-icount shift=0).
 # Output in build/bench-ab/: each run's CSV and Markdown, and summary.md:
@@ -21,23 +23,28 @@ if [ "${1:-}" = -i ]; then
 fi
 before_tree=$(cd "${1:?BEFORE_TREE}" && pwd) reps=${2:-2} alt=${3:-3} group=probes
 out=$BUILD/bench-ab
-[ -x "$BUILD/selftests/bench/bench" ] || die "libbpf-ab: no build/selftests/bench/bench: make bench first"
+[ -f "$BUILD/libbpf/libbpf.a" ] || die "libbpf-ab: no build/libbpf: make bench first"
 rm -rf "$out"
 mkdir -p "$out/libbpf"
 say LIBBPF "${before_tree#"$TOP"/}/tools/lib/bpf"
 make -s -C "$before_tree/tools/lib/bpf" -j"$(nproc)" OUTPUT="$out/libbpf/" DESTDIR="$out/libbpf" \
 	prefix= "$out/libbpf/libbpf.a" install_headers >/dev/null
-say BENCH "tools/bench against it, in build/bench-ab/bench"
-make -s -C "$TOP/tools/bench" -j"$(nproc)" BUILD="$BUILD" KSRC="$KSRC" LIBBPF="$out/libbpf" \
-	OUT="$out/bench" >/dev/null
+say BENCH "tools/bench against each, in build/bench-ab/{before,after}"
+for b in before after; do
+	lib=$out/libbpf
+	[ $b = before ] || lib=$BUILD/libbpf
+	make -s -C "$TOP/tools/bench" -j"$(nproc)" BUILD="$BUILD" KSRC="$KSRC" LIBBPF="$lib" \
+		OUT="$out/$b" >/dev/null
+done
 jvm=/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so
 cat >"$out/guest.sh" <<GUEST
 set -eu
 for i in \$(seq $alt); do
-	for b in before after; do
-		[ \$b = before ] && d=$out/bench || d=$BUILD/selftests/bench
+	order="before after"
+	[ \$((i % 2)) = 1 ] || order="after before"
+	for b in \$order; do
 		echo "libbpf-ab: $group, \$b, \$i/$alt" >&2
-		cd "\$d"
+		cd "$out/\$b"
 		./bench probes -p $reps -o "$out/$group-\$b-\$i.csv" -l "($clock, \$b)" \
 			"\$(readlink -f $jvm)" >"$out/$group-\$b-\$i.md"
 	done

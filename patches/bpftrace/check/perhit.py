@@ -3,7 +3,9 @@
 per call of each probe (K arguments) with no probe attached, and with each
 bpftrace build's empty and reading scripts; a hit's cost net of the call
 (read - none), the arguments' share (read - empty) per argument, and the
-ratio of that share before to after."""
+ratio of that share before to after; then the cost of one more argument,
+between probes of K and the next K, which leaves out what a hit that
+reads arguments pays once (the compare and the branch)."""
 import re
 import statistics
 import sys
@@ -40,3 +42,9 @@ for k in KS:
     hb, ha = (runs[b, "read"][k] - none[k] for b in ("before", "after"))
     pb, pa = ((runs[b, "read"][k] - runs[b, "empty"][k]) / k for b in ("before", "after"))
     print(f"| {k} | {hb:.1f} | {ha:.1f} | {pb:.1f} | {pa:.1f} | {pb / pa:.2f} |")
+print("\nOne more argument: (argN at K - argN at the previous K) / (K - previous K):\n")
+print("| args | before | after | saved |")
+print("|---|---:|---:|---:|")
+for k0, k1 in zip(KS, KS[1:]):
+    b, a = ((runs[x, "read"][k1] - runs[x, "read"][k0]) / (k1 - k0) for x in ("before", "after"))
+    print(f"| {k0} to {k1} | {b:.1f} | {a:.1f} | {b - a:.1f} |")

@@ -16,6 +16,7 @@ CALLS=${CALLS:-2000} ROUNDS=${ROUNDS:-5}
 set -eu
 cc -O2 -Wall -o "$T" "$TOP/patches/bpftrace/check/perhit.c"
 uname -r >"$B/perhit.kernel"
+git -C "$TOP/build/linux" log -1 --format='tree: %h ("%s")' >>"$B/perhit.kernel" || true
 "$T" "$CALLS" "$ROUNDS" >"$B/perhit-none.out"
 sum() {	# arg0 + arg1 + ... + arg$(($1 - 1))
 	i=1 s=arg0
