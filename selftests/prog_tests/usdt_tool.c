@@ -4,9 +4,11 @@
  * library), on a program with a semaphore-gated probe and a string
  * argument, and on libstdc++'s probes.  Each hit it prints must carry the
  * arguments the program passed; -C's table the hits it made; -l every
- * site; -p one process; bad input a message and its exit status.
+ * site; -p one process; bad input a message and its exit status (125 for
+ * the tool's own failures, as timeout(1)).
  */
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "test_progs.h"
 #include "usdt_mode.h"
@@ -14,6 +16,7 @@
 
 #define TOOL "../usdt/usdt"
 #define OUT_MAX (4 << 20)
+#define EXIT_TOOL 125	/* the tool's own failures */
 
 struct run {
 	int status;		/* exit status, or -1 */
@@ -278,15 +281,33 @@ static void subtest_list(void)
 {
 	struct run *r = calloc(1, sizeof(*r));
 
-	run_tool(r, NULL, TOOL_ARGV("-l", "./usdt_rip_gcc", "./usdt_tool_sema"));
+	run_tool(r, NULL, TOOL_ARGV("-l", "./usdt_rip_gcc"));
 	if (ASSERT_EQ(r->status, 0, "exit")) {
+		ASSERT_STRNEQ(r->out, "./usdt_rip_gcc\nPROBE ", 21, "heading");
 		ASSERT_EQ(count_str(r->out, "\nrip:main "), 2, "main_sites");
 		ASSERT_EQ(count_str(r->out, "\nrip:a "), 1, "a_sites");
 		ASSERT_EQ(count_str(r->out, "\nrip:b "), 1, "b_sites");
 		/* gcc's "off+sym(%rip)" arguments, as in the notes */
 		ASSERT_GE(count_str(r->out, "(%rip)"), 4, "rip_args");
-		ASSERT_EQ(count_str(r->out, "\ntool:str "), 1, "sema_site");
 		ASSERT_EQ(count_str(r->out, " 0x0              "), 4, "no_semaphores");
+	}
+	run_tool(r, NULL, TOOL_ARGV("-l", "./usdt_tool_sema"));
+	if (ASSERT_EQ(r->status, 0, "sema_exit"))
+		ASSERT_EQ(count_str(r->out, "\ntool:str "), 1, "sema_site");
+	free(r);
+}
+
+/* -l BINARY PROBE...: the sites of the probes that the patterns match */
+static void subtest_list_pattern(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	run_tool(r, NULL, TOOL_ARGV("-l", "./usdt_rip_gcc", "rip:a", "m*"));
+	if (ASSERT_EQ(r->status, 0, "exit")) {
+		ASSERT_STRNEQ(r->out, "./usdt_rip_gcc\nPROBE ", 21, "heading");
+		ASSERT_EQ(count_str(r->out, "\nrip:main "), 2, "main_sites");
+		ASSERT_EQ(count_str(r->out, "\nrip:a "), 1, "a_sites");
+		ASSERT_EQ(count_str(r->out, "\nrip:b "), 0, "no_b");
 	}
 	free(r);
 }
@@ -406,51 +427,63 @@ static void subtest_errors(void)
 		char *const *argv;
 		int status;
 	} cases[] = {
-		{ "no_arguments", "missing BINARY", TOOL_ARGV("-C"), 2 },
-		{ "no_probe", "missing PROBE", TOOL_ARGV("./usdt_rip_gcc"), 2 },
+		{ "no_arguments", "missing BINARY", TOOL_ARGV("-C"), EXIT_TOOL },
+		{ "no_probe", "missing PROBE", TOOL_ARGV("./usdt_rip_gcc"), EXIT_TOOL },
 		{ "bad_option", "usdt: unknown option -x\nTry",
-		  TOOL_ARGV("-x", "./usdt_rip_gcc", "rip:a"), 2 },
-		{ "missing_argument", "usdt: -c needs an argument\nTry", TOOL_ARGV("-c"), 2 },
+		  TOOL_ARGV("-x", "./usdt_rip_gcc", "rip:a"), EXIT_TOOL },
+		{ "missing_argument", "usdt: -c needs an argument\nTry", TOOL_ARGV("-c"), EXIT_TOOL },
 		{ "interval_zero", "-i: SEC must be at least 1",
-		  TOOL_ARGV("-C", "-i", "0", "./usdt_rip_gcc", "rip:a"), 2 },
+		  TOOL_ARGV("-C", "-i", "0", "./usdt_rip_gcc", "rip:a"), EXIT_TOOL },
 		{ "bad_string_arg", "0 to 11",
-		  TOOL_ARGV("-s", "12", "./usdt_rip_gcc", "rip:a"), 2 },
+		  TOOL_ARGV("-s", "12", "./usdt_rip_gcc", "rip:a"), EXIT_TOOL },
 		{ "interval_without_count", "-i needs -C or -H",
-		  TOOL_ARGV("-i", "1", "./usdt_rip_gcc", "rip:a"), 2 },
+		  TOOL_ARGV("-i", "1", "./usdt_rip_gcc", "rip:a"), EXIT_TOOL },
 		{ "unknown_probe", "no probe of ./usdt_rip_gcc matches 'rip:nosuch'",
-		  TOOL_ARGV("./usdt_rip_gcc", "rip:nosuch"), 1 },
+		  TOOL_ARGV("./usdt_rip_gcc", "rip:nosuch"), EXIT_TOOL },
 		{ "pattern_matches_nothing", "matches 'nosuch*:*'",
-		  TOOL_ARGV("./usdt_rip_gcc", "rip:a", "nosuch*:*"), 1 },
+		  TOOL_ARGV("./usdt_rip_gcc", "rip:a", "nosuch*:*"), EXIT_TOOL },
 		{ "no_such_binary", "/nonexistent: No such file",
-		  TOOL_ARGV("/nonexistent", "a:b"), 1 },
+		  TOOL_ARGV("/nonexistent", "a:b"), EXIT_TOOL },
 		{ "binary_without_notes", "/bin/true: has no USDT probes",
-		  TOOL_ARGV("/bin/true", "a:b"), 1 },
+		  TOOL_ARGV("/bin/true", "a:b"), EXIT_TOOL },
 		{ "list_without_notes", "/bin/true: has no USDT probes",
-		  TOOL_ARGV("-l", "/bin/true"), 1 },
-		{ "no_such_pid", "no process with PID", TOOL_ARGV("-p", "999999999", "rip:a"), 1 },
+		  TOOL_ARGV("-l", "/bin/true"), EXIT_TOOL },
+		{ "no_such_pid", "no process with PID", TOOL_ARGV("-p", "999999999", "rip:a"), EXIT_TOOL },
 		{ "hist_and_count", "-C and -H exclude each other",
-		  TOOL_ARGV("-C", "-H", "0", "./usdt_rip_gcc", "rip:a"), 2 },
+		  TOOL_ARGV("-C", "-H", "0", "./usdt_rip_gcc", "rip:a"), EXIT_TOOL },
 		{ "hist_bad_arg", "-H: argument numbers go from 0 to 11",
-		  TOOL_ARGV("-H", "12", "./usdt_rip_gcc", "rip:a"), 2 },
+		  TOOL_ARGV("-H", "12", "./usdt_rip_gcc", "rip:a"), EXIT_TOOL },
 		{ "hist_no_such_arg", "-H: rip:a has 2 arguments, no arg2",
-		  TOOL_ARGV("-H", "2", "./usdt_rip_gcc", "rip:a"), 1 },
+		  TOOL_ARGV("-H", "2", "./usdt_rip_gcc", "rip:a"), EXIT_TOOL },
 		{ "hist_unchosen", "-H: no argument chosen for rip:main",
-		  TOOL_ARGV("-H", "rip:a=0", "./usdt_rip_gcc", "rip:*"), 1 },
+		  TOOL_ARGV("-H", "rip:a=0", "./usdt_rip_gcc", "rip:*"), EXIT_TOOL },
 		{ "hist_decides_nothing", "-H nosuch=1 decides no probe traced",
-		  TOOL_ARGV("-H", "nosuch=1", "-H", "0", "./usdt_rip_gcc", "rip:*"), 1 },
+		  TOOL_ARGV("-H", "nosuch=1", "-H", "0", "./usdt_rip_gcc", "rip:*"), EXIT_TOOL },
 		{ "buffer_with_count", "-b is for printed hits",
-		  TOOL_ARGV("-C", "-b", "1M", "./usdt_rip_gcc", "rip:a"), 2 },
+		  TOOL_ARGV("-C", "-b", "1M", "./usdt_rip_gcc", "rip:a"), EXIT_TOOL },
 		{ "string_with_hist", "-s is for printed hits",
-		  TOOL_ARGV("-s", "0", "-H", "0", "./usdt_rip_gcc", "rip:a"), 2 },
+		  TOOL_ARGV("-s", "0", "-H", "0", "./usdt_rip_gcc", "rip:a"), EXIT_TOOL },
 		{ "cmd_and_command", "-c CMD and -- COMMAND exclude each other",
-		  TOOL_ARGV("-c", "/bin/true", "./usdt_rip_gcc", "rip:a", "--", "/bin/true"), 2 },
-		{ "empty_cmd", "-c: CMD must be", TOOL_ARGV("-c", "", "./usdt_rip_gcc", "rip:a"), 2 },
+		  TOOL_ARGV("-c", "/bin/true", "./usdt_rip_gcc", "rip:a", "--", "/bin/true"), EXIT_TOOL },
+		{ "empty_cmd", "-c: CMD must be", TOOL_ARGV("-c", "", "./usdt_rip_gcc", "rip:a"), EXIT_TOOL },
 		{ "bad_buffer_size", "-b: SIZE goes from 1 byte to 1G",
-		  TOOL_ARGV("-b", "2G", "./usdt_rip_gcc", "rip:a"), 2 },
+		  TOOL_ARGV("-b", "2G", "./usdt_rip_gcc", "rip:a"), EXIT_TOOL },
 		{ "unknown_name", "nosuchlib: no such file, library (ldconfig -p) or program",
-		  TOOL_ARGV("-l", "nosuchlib"), 1 },
+		  TOOL_ARGV("-l", "nosuchlib"), EXIT_TOOL },
 		{ "command_fails", "exited with 3",
 		  TOOL_ARGV("./usdt_rip_gcc", "rip:a", "--", "/bin/sh", "-c", "exit 3"), 3 },
+		{ "command_not_found", "cannot run /nonexistent/cmd: No such file",
+		  TOOL_ARGV("./usdt_rip_gcc", "rip:a", "--", "/nonexistent/cmd"), 127 },
+		{ "command_cannot_run", "cannot run /etc/passwd: Permission denied",
+		  TOOL_ARGV("./usdt_rip_gcc", "rip:a", "--", "/etc/passwd"), 126 },
+		{ "not_elf", "/etc/passwd: not an ELF file", TOOL_ARGV("-l", "/etc/passwd"),
+		  EXIT_TOOL },
+		{ "list_pattern_matches_nothing", "no probe of ./usdt_rip_gcc matches 'rip:nosuch'",
+		  TOOL_ARGV("-l", "./usdt_rip_gcc", "rip:a", "rip:nosuch"), EXIT_TOOL },
+		{ "timestamp_with_count", "-t is for printed hits",
+		  TOOL_ARGV("-t", "-C", "./usdt_rip_gcc", "rip:a"), EXIT_TOOL },
+		{ "bad_output", "-o /nonexistent/f: No such file",
+		  TOOL_ARGV("-o", "/nonexistent/f", "./usdt_rip_gcc", "rip:a"), EXIT_TOOL },
 	};
 	struct run *r = calloc(1, sizeof(*r));
 	int i;
@@ -487,6 +520,7 @@ static void subtest_cmd_string(void)
 static void subtest_binary_name(void)
 {
 	const char *libs[] = { "stdc++", "libstdc++", "libstdc++.so.6" };
+	char shim_dir[] = "/tmp/usdt_tool_shim.XXXXXX";
 	struct run *r = calloc(1, sizeof(*r));
 	char want[PATH_MAX], got[PATH_MAX], *path, *nl;
 	int i;
@@ -521,6 +555,28 @@ static void subtest_binary_name(void)
 	run_tool(r, NULL, TOOL_ARGV("-l", "python3.11"));
 	if (ASSERT_EQ(r->status, 0, "program_and_library_exit"))
 		ASSERT_STRNEQ(r->out, "/usr/bin/python3.11\n", 20, "program_first");
+	/* as BCC looks, what is not ELF is skipped: a pyenv-like shim first
+	 * in $PATH is not the program
+	 */
+	if (ASSERT_OK_PTR(mkdtemp(shim_dir), "shim_dir")) {
+		char shim[64], search[128];
+		FILE *f;
+
+		snprintf(shim, sizeof(shim), "%s/python3.11", shim_dir);
+		f = fopen(shim, "w");
+		if (ASSERT_OK_PTR(f, "shim")) {
+			fputs("#!/bin/sh\nexec /usr/bin/python3.11 \"$@\"\n", f);
+			fclose(f);
+			chmod(shim, 0755);
+			snprintf(search, sizeof(search), "%s:/usr/bin", shim_dir);
+			setenv("PATH", search, 1);
+			run_tool(r, NULL, TOOL_ARGV("-l", "python3.11"));
+			if (ASSERT_EQ(r->status, 0, "shim_exit"))
+				ASSERT_STRNEQ(r->out, "/usr/bin/python3.11\n", 20, "shim_skipped");
+			unlink(shim);
+		}
+		rmdir(shim_dir);
+	}
 	setenv("PATH", path, 1);
 	free(path);
 out:
@@ -646,7 +702,12 @@ static void subtest_burst(const char *opt)
 	check_mode(r->err, !strcmp(opt, "-mcookie"), 1);
 	ASSERT_NULL(strstr(r->err, "lost"), "none_lost");
 	copy = strdup(r->out);
-	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	/* the heading, then nothing but hits */
+	line = strtok_r(copy, "\n", &save);
+	if (!ASSERT_STREQ(line ?: "", "PID     TID     COMM            PROBE", "heading"))
+		line = NULL;
+	for (line = line ? strtok_r(NULL, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
 		line = strstr(line, " tool:burst ");
 		if (!ASSERT_OK_PTR(line, "hit_line") ||
 		    !ASSERT_EQ(sscanf(line, " tool:burst arg0=\"burst %d %d\" "
@@ -721,6 +782,104 @@ static void subtest_streams(void)
 		ASSERT_STRNEQ(t->err, "streams: stderr\n", 16, "print_stderr");
 		ASSERT_OK_PTR(strstr(t->out, " tool:streams\n"), "print_hit");
 	}
+out:
+	free(d);
+	free(t);
+}
+
+/* -V: the tool's version and libbpf's */
+static void subtest_version(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	run_tool(r, NULL, TOOL_ARGV("-V"));
+	if (ASSERT_EQ(r->status, 0, "exit")) {
+		ASSERT_STRNEQ(r->out, "usdt ", 5, "tool");
+		ASSERT_OK_PTR(strstr(r->out, " (libbpf v"), "libbpf");
+	}
+	free(r);
+}
+
+/* One probe of one site through one link, said in the singular; printed
+ * hits under their heading line.
+ */
+static void subtest_one_probe(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	run_tool(r, "x", TOOL_ARGV("./usdt_rip_gcc", "rip:a", "--", "./usdt_rip_gcc"));
+	if (ASSERT_EQ(r->status, 0, "exit")) {
+		ASSERT_OK_PTR(strstr(r->err, "usdt: 1 probe (1 site) of "), "singular");
+		ASSERT_OK_PTR(strstr(r->err, " mode, 1 link, "), "one_link");
+		ASSERT_STRNEQ(r->out, "PID     TID     COMM            PROBE\n", 37, "heading");
+		ASSERT_EQ(count_str(r->out, " rip:a arg0="), 1, "hit");
+	}
+	run_tool(r, "x", TOOL_ARGV("-C", "./usdt_rip_gcc", "rip:a", "--", "./usdt_rip_gcc"));
+	if (ASSERT_EQ(r->status, 0, "count_exit"))
+		ASSERT_OK_PTR(strstr(r->out, "           1  total, 1 of 1 probe hit\n"), "total");
+	free(r);
+}
+
+/* -t: each printed hit starts with its time since the attach, in order */
+static void subtest_timestamp(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	char *line, *save = NULL, name[64];
+	double t, last = 0;
+	unsigned int pid, tid;
+	char comm[32];
+	int hits = 0;
+
+	run_tool(r, "x", TOOL_ARGV("-t", "./usdt_rip_gcc", "rip:*", "--", "./usdt_rip_gcc"));
+	if (!ASSERT_EQ(r->status, 0, "exit"))
+		goto out;
+	ASSERT_STRNEQ(r->out, "TIME(s)        PID     TID     COMM            PROBE\n", 52,
+		      "heading");
+	for (line = strtok_r(r->out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "%lf %u %u %31s rip:%63s", &t, &pid, &tid, comm, name) != 5)
+			continue;
+		hits++;
+		ASSERT_GE(t, last, "in_order");
+		ASSERT_LT(t, (double)RUN_TIMEOUT, "since_attach");
+		last = t;
+	}
+	ASSERT_EQ(hits, 4, "hits");
+out:
+	free(r);
+}
+
+/* -o FILE: the hits go to FILE, and COMMAND's standard output is its own,
+ * as without the tool (streams lists its descriptors: FILE is not one)
+ */
+static void subtest_output(void)
+{
+	struct run *d = calloc(1, sizeof(*d)), *t = calloc(1, sizeof(*t));
+	char path[] = "/tmp/usdt_tool_out.XXXXXX";
+	int out_fd, err_fd, fd;
+	pid_t pid;
+
+	fd = mkstemp(path);
+	if (!ASSERT_GE(fd, 0, "mkstemp"))
+		goto out;
+	close(fd);
+	pid = spawn((char *const[]){ "./usdt_tool_streams", NULL }, "", NULL, &out_fd, &err_fd);
+	finish(d, pid, out_fd, err_fd);
+	if (!ASSERT_EQ(d->status, 0, "direct_exit"))
+		goto out_unlink;
+	run_tool(t, "", TOOL_ARGV("-o", path, "./usdt_tool_streams", "tool:streams", "-c",
+				  "./usdt_tool_streams"));
+	if (ASSERT_EQ(t->status, 0, "exit")) {
+		ASSERT_STREQ(t->out, d->out, "stdout_own");
+		fd = open(path, O_RDONLY);
+		if (ASSERT_GE(fd, 0, "open_output")) {
+			read_file(fd, t->out);
+			ASSERT_STRNEQ(t->out, "PID     TID     COMM            PROBE\n", 37,
+				      "heading");
+			ASSERT_EQ(count_str(t->out, " tool:streams\n"), 1, "hit");
+		}
+	}
+out_unlink:
+	unlink(path);
 out:
 	free(d);
 	free(t);
@@ -1048,6 +1207,8 @@ void test_usdt_tool(void)
 		subtest_semaphore_string();
 	if (test__start_subtest("list"))
 		subtest_list();
+	if (test__start_subtest("list_pattern"))
+		subtest_list_pattern();
 	if (test__start_subtest("pid"))
 		subtest_pid();
 	if (test__start_subtest("interval_duration"))
@@ -1080,6 +1241,14 @@ void test_usdt_tool(void)
 		subtest_buffer_size();
 	if (test__start_subtest("streams"))
 		subtest_streams();
+	if (test__start_subtest("version"))
+		subtest_version();
+	if (test__start_subtest("one_probe"))
+		subtest_one_probe();
+	if (test__start_subtest("timestamp"))
+		subtest_timestamp();
+	if (test__start_subtest("output"))
+		subtest_output();
 	if (test__start_subtest("libstdcxx"))
 		subtest_libstdcxx();
 	if (test__start_subtest("libjvm"))

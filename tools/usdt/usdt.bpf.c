@@ -119,6 +119,7 @@ int usdt_hit(struct pt_regs *ctx)
 		__sync_fetch_and_add(&lost, 1);
 		return 0;
 	}
+	e->ts = bpf_ktime_get_ns();
 	e->pid = bpf_get_current_pid_tgid() >> 32;
 	e->tid = (__u32)bpf_get_current_pid_tgid();
 	e->probe = probe;

@@ -23,17 +23,19 @@
 #include "usdt_probes.h"
 #include "usdt.skel.h"
 #include "usdt_noad.skel.h"
+#include "version.h"
 
 static const char usage_text[] =
-"Usage: usdt -l [-v] BINARY...\n"
-"       usdt -l -p PID\n"
+"Usage: usdt -l [-v] BINARY [PROBE]...\n"
+"       usdt -l -p PID [PROBE]...\n"
 "       usdt [OPTIONS] BINARY PROBE... [-c CMD | -- COMMAND [ARG]...]\n"
 "       usdt [OPTIONS] -p PID [BINARY] PROBE...\n"
 "List or trace the USDT probes of a program or library (man usdt: the manual).\n"
 "BINARY is a path, or a name: a file here, a program in $PATH, or a library\n"
 "as ldconfig knows it (c, libc, libc.so.6).\n"
 "\n"
-"  -l, --list             list probes instead of tracing\n"
+"  -l, --list             list probes instead of tracing (those PROBE\n"
+"                         patterns match, if any)\n"
 "  -p, --pid PID          only process PID; with -l, list what PID maps\n"
 "  -c, --cmd CMD          run CMD (words expanded as by the shell, without\n"
 "                         command substitution) and trace it until it exits\n"
@@ -43,6 +45,8 @@ static const char usage_text[] =
 "  -i, --interval SEC     with -C or -H, print (and reset) every SEC seconds\n"
 "  -s, --string N[,N]...  print argument N (from 0) as a C string\n"
 "  -d, --duration SEC     stop after SEC seconds\n"
+"  -t, --timestamp        print each hit's time, in seconds since the attach\n"
+"  -o, --output FILE      print hits and tables to FILE, not standard output\n"
 "  -b, --buffer-size SIZE the printed hits' ring buffer: bytes, or K, M, G;\n"
 "                         rounded up to a power of 2; default 16M\n"
 "  -m, --mode MODE        auto (attach data where the kernel has it) or cookie\n"
@@ -50,11 +54,20 @@ static const char usage_text[] =
 "      --specialize       a copy of the program for each set of argument\n"
 "                         locations, which reads them as compiled code would\n"
 "  -v, --verbose          libbpf's messages\n"
+"  -V, --version          the tool's and libbpf's versions\n"
 "  -h, --help             this text\n"
 "  -- COMMAND [ARG]...    run COMMAND and trace it until it exits\n"
 "\n"
-"Exit status: 0; COMMAND's status if it failed (128 + the signal that ended\n"
-"it); 1 on bad input or a failed attach; 2 on bad usage.\n";
+"Exit status: 0; 125 if usdt itself failed (bad usage or input, a failed\n"
+"attach); else COMMAND's status if it failed: 126 if it cannot run, 127 if\n"
+"it is not found, 128 + the signal that ended it.\n";
+
+/* Exit statuses, as timeout(1)'s: the tool's own failures apart from a
+ * COMMAND's statuses, which are passed on
+ */
+#define EXIT_TOOL	125	/* usdt failed: bad usage or input, a failed attach */
+#define EXIT_CANNOT_RUN	126	/* COMMAND cannot be run */
+#define EXIT_NOT_FOUND	127	/* COMMAND is not found */
 
 /* -H [PROBE=]N: argument N for the probes PROBE matches (all, if NULL) */
 struct hist_choice {
@@ -63,7 +76,7 @@ struct hist_choice {
 };
 
 static struct {
-	bool list, count, verbose, link_per_probe, cookie_mode, specialize;
+	bool list, count, verbose, link_per_probe, cookie_mode, specialize, timestamp;
 	int interval, duration;
 	pid_t pid;
 	__u32 str_mask;
@@ -79,6 +92,14 @@ static int *hist_arg;			/* -H's argument of each traced probe */
 static int traced_cnt;
 static volatile sig_atomic_t exiting;
 static unsigned long long bad_event;	/* events with a probe past the table, or short */
+static FILE *out;			/* hits and tables: stdout, or -o FILE */
+static __u64 start_ns;			/* -t: CLOCK_MONOTONIC at the attach */
+
+/* "s" for a count other than 1 */
+static const char *plural(unsigned long long n)
+{
+	return n == 1 ? "" : "s";
+}
 
 static void die(const char *fmt, ...)
 {
@@ -90,13 +111,13 @@ static void die(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	exit(1);
+	exit(EXIT_TOOL);
 }
 
 static void usage_error(const char *msg)
 {
 	fprintf(stderr, "usdt: %s\nTry 'usdt --help'.\n", msg);
-	exit(2);
+	exit(EXIT_TOOL);
 }
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
@@ -239,7 +260,24 @@ static const char *find_library(const char *name, char *buf, size_t len)
 	return best ? buf : NULL;
 }
 
-/* A program in $PATH, in @buf; NULL if none. */
+/* Does @path start as an ELF file does? */
+static bool is_elf(const char *path)
+{
+	char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool elf;
+
+	if (fd < 0)
+		return false;
+	elf = read(fd, magic, sizeof(magic)) == sizeof(magic) && !memcmp(magic, "\177ELF", 4);
+	close(fd);
+	return elf;
+}
+
+/* An ELF program in $PATH, in @buf; NULL if none.  As BCC's lookup, it
+ * skips what is not ELF: a script, such as a pyenv shim, is not the
+ * program whose probes the user means.
+ */
 static const char *find_program(const char *name, char *buf, size_t len)
 {
 	char *path = getenv("PATH"), *copy, *dir, *save = NULL;
@@ -250,7 +288,7 @@ static const char *find_program(const char *name, char *buf, size_t len)
 	copy = strdup(path);
 	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
 		snprintf(buf, len, "%s/%s", dir, name);
-		if (!access(buf, X_OK))
+		if (!access(buf, X_OK) && is_elf(buf))
 			found = buf;
 	}
 	free(copy);
@@ -279,6 +317,8 @@ static const char *binary_or_die(const char *name)
 
 	if (!path)
 		die("%s: no such file, library (ldconfig -p) or program ($PATH)", name);
+	if (!access(path, R_OK) && !is_elf(path))
+		die("%s: not an ELF file", path);
 	return path;
 }
 
@@ -293,14 +333,57 @@ static const char *notes_error(const char *path, int err)
 	return buf;
 }
 
-/* -l: one line per site */
+static bool name_matches(const char *provider, const char *name, const char *pat)
+{
+	const char *colon = strchr(pat, ':');
+	char prov[256];
+
+	if (!colon)
+		return fnmatch(pat, name, 0) == 0;
+	snprintf(prov, sizeof(prov), "%.*s", (int)(colon - pat), pat);
+	return fnmatch(prov, provider, 0) == 0 && fnmatch(colon + 1, name, 0) == 0;
+}
+
+static bool probe_matches(const struct usdt_probe *p, const char *pat)
+{
+	return name_matches(p->provider, p->name, pat);
+}
+
+/* -l of one file: the PROBE patterns, which of them matched, and whether
+ * the file's heading is out
+ */
+struct list_ctx {
+	const char *path;
+	char **pats;
+	int pat_cnt;
+	bool *used;
+	int shown;
+};
+
+/* -l: one line per site that a pattern matches (all without patterns),
+ * after the file's heading
+ */
 static int print_site(const struct bpf_usdt_probe_info *p, void *ctx)
 {
+	struct list_ctx *l = ctx;
+	bool hit = !l->pat_cnt;
 	char buf[256];
+	int i;
 
+	for (i = 0; i < l->pat_cnt; i++) {
+		if (name_matches(p->provider, p->name, l->pats[i])) {
+			l->used[i] = true;
+			hit = true;
+		}
+	}
+	if (!hit)
+		return 0;
+	if (!l->shown++)
+		fprintf(out, "%s\n%-40s %-16s %-16s %s\n", l->path, "PROBE", "ADDRESS",
+			"SEMAPHORE", "ARGS");
 	snprintf(buf, sizeof(buf), "%s:%s", p->provider, p->name);
-	printf("%-40s 0x%-14llx 0x%-14llx %s\n", buf, (unsigned long long)p->addr,
-	       (unsigned long long)p->sema_addr, p->args);
+	fprintf(out, "%-40s 0x%-14llx 0x%-14llx %s\n", buf, (unsigned long long)p->addr,
+		(unsigned long long)p->sema_addr, p->args);
 	return 0;
 }
 
@@ -309,9 +392,12 @@ static int no_site(const struct bpf_usdt_probe_info *p, void *ctx)
 	return 0;
 }
 
-/* List @path's sites; @quiet: say nothing of a file without notes. */
-static int list_binary(const char *path, bool quiet)
+/* List @path's sites that @pats match (@used: which did); @quiet: say
+ * nothing of a file without notes.  The number of sites listed, or -1.
+ */
+static int list_binary(const char *path, bool quiet, char **pats, int pat_cnt, bool *used)
 {
+	struct list_ctx l = { path, pats, pat_cnt, used };
 	int err;
 
 	err = libbpf_usdt_probes_foreach(path, no_site, NULL);
@@ -320,79 +406,122 @@ static int list_binary(const char *path, bool quiet)
 			fprintf(stderr, "usdt: %s: %s\n", path, notes_error(path, err));
 		return -1;
 	}
-	printf("%s\n%-40s %-16s %-16s %s\n", path, "PROBE", "ADDRESS", "SEMAPHORE", "ARGS");
-	libbpf_usdt_probes_foreach(path, print_site, NULL);
-	return 0;
-}
-/* Does process @pid map the file at @path? */
-static bool pid_maps(pid_t pid, const char *path)
-{
-	char maps[64], line[PATH_MAX + 128], file[PATH_MAX + 1], real[PATH_MAX];
-	bool found = false;
-	FILE *f;
-
-	if (!realpath(path, real))
-		return false;
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
-	f = fopen(maps, "r");
-	while (f && !found && fgets(line, sizeof(line), f))
-		found = sscanf(line, "%*s %*s %*s %*s %*s %4096[^\n]", file) == 1 &&
-			!strcmp(file, real);
-	if (f)
-		fclose(f);
-	return found;
+	libbpf_usdt_probes_foreach(path, print_site, &l);
+	return l.shown;
 }
 
-/* -l -p PID: each file the process maps executable, the program first */
-static int list_pid(pid_t pid)
+/* The files process @pid maps (executable ones only, with @exec), each
+ * once, in the order of its maps: the program first.  *@n of them.
+ */
+static char **mapped_files(pid_t pid, bool exec, int *n)
 {
 	char path[PATH_MAX + 1], maps[64], line[PATH_MAX + 128], perms[8];
-	char **seen = NULL;
-	int n = 0, i, found = 0;
+	char **files = NULL;
+	int i;
 	FILE *f;
 
+	*n = 0;
 	snprintf(maps, sizeof(maps), "/proc/%d/maps", pid);
 	f = fopen(maps, "r");
 	if (!f)
-		die("no process with PID %d (%s)", pid, strerror(errno));
+		return NULL;
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%*s %7s %*s %*s %*s %4096[^\n]", perms, path) != 2)
 			continue;
-		if (perms[2] != 'x' || path[0] != '/')
+		if ((exec && perms[2] != 'x') || path[0] != '/')
 			continue;
-		for (i = 0; i < n && strcmp(seen[i], path); i++)
+		for (i = 0; i < *n && strcmp(files[i], path); i++)
 			;
-		if (i < n)
+		if (i < *n)
 			continue;
-		seen = realloc(seen, (n + 1) * sizeof(*seen));
-		if (!seen || !(seen[n++] = strdup(path)))
+		files = realloc(files, (*n + 1) * sizeof(*files));
+		if (!files || !(files[*n] = strdup(path)))
 			die("out of memory");
+		(*n)++;
 	}
 	fclose(f);
+	return files;
+}
+
+static void free_files(char **files, int n)
+{
+	while (n--)
+		free(files[n]);
+	free(files);
+}
+
+/* Does process @pid map the file at @path? */
+static bool pid_maps(pid_t pid, const char *path)
+{
+	char real[PATH_MAX];
+	bool found = false;
+	char **files;
+	int i, n;
+
+	if (!realpath(path, real))
+		return false;
+	files = mapped_files(pid, false, &n);
+	for (i = 0; i < n && !found; i++)
+		found = !strcmp(files[i], real);
+	free_files(files, n);
+	return found;
+}
+
+/* Each PROBE pattern of -l matched some site, or the tool fails. */
+static void check_list_patterns(const char *where, char **pats, int pat_cnt, const bool *used)
+{
+	int i;
+
+	for (i = 0; i < pat_cnt; i++) {
+		if (!used[i])
+			die("no probe of %s matches '%s'", where, pats[i]);
+	}
+}
+
+/* -l BINARY [PROBE]... */
+static int list_path(const char *path, char **pats, int pat_cnt)
+{
+	bool *used = calloc(pat_cnt + 1, sizeof(*used));
+
+	if (!used)
+		die("out of memory");
+	if (list_binary(path, false, pats, pat_cnt, used) < 0)
+		return -1;
+	check_list_patterns(path, pats, pat_cnt, used);
+	free(used);
+	return 0;
+}
+
+/* -l -p PID [PROBE]...: each file the process maps executable, the
+ * program first
+ */
+static int list_pid(pid_t pid, char **pats, int pat_cnt)
+{
+	bool *used = calloc(pat_cnt + 1, sizeof(*used));
+	char path[PATH_MAX + 64], where[64];
+	int n, i, found = 0;
+	char **files;
+
+	files = mapped_files(pid, true, &n);
+	if (!files && !n && kill(pid, 0))
+		die("no process with PID %d (%s)", pid, strerror(errno));
+	if (!used)
+		die("out of memory");
 	for (i = 0; i < n; i++) {
 		/* the process's view of the path: it may be in a container */
-		snprintf(line, sizeof(line), "/proc/%d/root%s", pid, seen[i]);
-		if (list_binary(line, true) == 0)
+		snprintf(path, sizeof(path), "/proc/%d/root%s", pid, files[i]);
+		if (list_binary(path, true, pats, pat_cnt, used) >= 0)
 			found++;
-		free(seen[i]);
 	}
-	free(seen);
+	free_files(files, n);
 	if (!found) {
 		fprintf(stderr, "usdt: no file that PID %d maps has USDT probes\n", pid);
 		return -1;
 	}
+	snprintf(where, sizeof(where), "a file that PID %d maps", pid);
+	check_list_patterns(where, pats, pat_cnt, used);
+	free(used);
 	return 0;
-}
-
-static bool probe_matches(const struct usdt_probe *p, const char *pat)
-{
-	const char *colon = strchr(pat, ':');
-	char prov[256];
-
-	if (!colon)
-		return fnmatch(pat, p->name, 0) == 0;
-	snprintf(prov, sizeof(prov), "%.*s", (int)(colon - pat), pat);
-	return fnmatch(prov, p->provider, 0) == 0 && fnmatch(colon + 1, p->name, 0) == 0;
 }
 
 /* The probes of @path that @pats match, in note order, into traced[]. */
@@ -510,23 +639,26 @@ static int handle_event(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	p = traced[e->probe];
-	printf("%-7u %-7u %-15.16s %s:%s", e->pid, e->tid, e->comm, p->provider, p->name);
+	if (env.timestamp)
+		fprintf(out, "%-14.6f ", (e->ts - start_ns) / 1e9);
+	fprintf(out, "%-7u %-7u %-15.16s %s:%s", e->pid, e->tid, e->comm, p->provider, p->name);
 	for (i = 0; i < USDT_MAX_ARGS; i++) {
 		bool str = env.str_mask & (1U << i);
 
 		if (i >= e->arg_cnt)
 			;
 		else if (!str)
-			printf(" arg%d=%lld", i, (long long)e->args[i]);
+			fprintf(out, " arg%d=%lld", i, (long long)e->args[i]);
 		else if (e->str_bad & (1U << i))
-			printf(" arg%d=0x%llx(unreadable)", i, (unsigned long long)e->args[i]);
+			fprintf(out, " arg%d=0x%llx(unreadable)", i,
+				(unsigned long long)e->args[i]);
 		else
-			printf(" arg%d=\"%.*s\"", i, USDT_STR_LEN, e->strs[slot]);
+			fprintf(out, " arg%d=\"%.*s\"", i, USDT_STR_LEN, e->strs[slot]);
 		slot += str;
 	}
 	if (e->arg_err)
-		printf(" (error %d reading arguments)", e->arg_err);
-	putchar('\n');
+		fprintf(out, " (error %d reading arguments)", e->arg_err);
+	fputc('\n', out);
 	return 0;
 }
 
@@ -582,12 +714,13 @@ static void print_counts(int map_fd)
 		total += d[i];
 	}
 	qsort(c, traced_cnt, sizeof(*c), cmp_count);
-	printf("%12s  %s\n", "HITS", "PROBE");
+	fprintf(out, "%12s  %s\n", "HITS", "PROBE");
 	for (i = 0; i < traced_cnt && c[i].hits; i++)
-		printf("%12llu  %s:%s\n", (unsigned long long)c[i].hits,
-		       traced[c[i].probe]->provider, traced[c[i].probe]->name);
-	printf("%12llu  total, %d of %d probes hit\n", (unsigned long long)total, i, traced_cnt);
-	fflush(stdout);
+		fprintf(out, "%12llu  %s:%s\n", (unsigned long long)c[i].hits,
+			traced[c[i].probe]->provider, traced[c[i].probe]->name);
+	fprintf(out, "%12llu  total, %d of %d probe%s hit\n", (unsigned long long)total, i,
+		traced_cnt, plural(traced_cnt));
+	fflush(out);
 	free(c);
 	free(d);
 }
@@ -654,18 +787,18 @@ static void print_hists(int map_fd)
 			;
 		for (max = 0, s = lo; s <= hi; s++)
 			max = h[s] > max ? h[s] : max;
-		printf("@[%s:%s]:\n", traced[c[i].probe]->provider, traced[c[i].probe]->name);
+		fprintf(out, "@[%s:%s]:\n", traced[c[i].probe]->provider, traced[c[i].probe]->name);
 		for (s = lo; s <= hi; s++) {
 			int w = (int)(h[s] / (float)max * 52);
 
 			slot_label(label, sizeof(label), s);
 			memset(bar, '@', w);
 			bar[w] = '\0';
-			printf("%-16s%8llu |%-52s|\n", label, (unsigned long long)h[s], bar);
+			fprintf(out, "%-16s%8llu |%-52s|\n", label, (unsigned long long)h[s], bar);
 		}
-		putchar('\n');
+		fputc('\n', out);
 	}
-	fflush(stdout);
+	fflush(out);
 	free(c);
 	free(d);
 }
@@ -689,7 +822,7 @@ static void on_signal(int sig)
  */
 static pid_t start_child(char **argv, int *go_fd)
 {
-	int fds[2];
+	int fds[2], err;
 	pid_t pid;
 	char c;
 
@@ -701,10 +834,11 @@ static pid_t start_child(char **argv, int *go_fd)
 	if (pid == 0) {
 		close(fds[1]);
 		if (read(fds[0], &c, 1) != 1)
-			_exit(127);
+			_exit(EXIT_TOOL);
 		execvp(argv[0], argv);
-		fprintf(stderr, "usdt: cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
+		err = errno;
+		fprintf(stderr, "usdt: cannot run %s: %s\n", argv[0], strerror(err));
+		_exit(err == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN);
 	}
 	close(fds[0]);
 	*go_fd = fds[1];
@@ -766,57 +900,80 @@ static void open_skel(struct tool_skel *t, void **skel)
 	}
 }
 
-static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
-{
-	struct bpf_link **links = NULL, *link = NULL;
-	struct ring_buffer *rb = NULL;
-	int i, link_cnt = 0, go_fd = -1, status = 0, ret = 0, sites = 0;
-	struct sigaction sa = { .sa_handler = on_signal };
-	bool hist = env.hist_cnt, aggregate = env.count || hist;
-	char attached[PATH_MAX + 256];
-	double start, next_tick, t0;
+/* What a trace holds from its setup to its report. */
+struct tracer {
+	const char *path;
+	char **cmd;
 	struct tool_skel t;
-	const char **names;
-	__u64 *cookies;
-	char **bufs;
 	void *skel;
-	pid_t child = 0;
+	bool hist, aggregate;
+	int sites;
+	char **names;		/* PROVIDER:NAME of each traced probe */
+	__u64 *cookies;
+	struct bpf_link **links, *link;
+	int link_cnt;
+	struct ring_buffer *rb;
+	pid_t child;		/* COMMAND, until reaped */
+	int go_fd;		/* starts COMMAND */
+	int status;		/* COMMAND's wait status */
+	char attached[PATH_MAX + 256];	/* the "attached" line, if not said yet */
+	double detach_s;
+};
 
-	select_probes(path, pats, pat_cnt);
+/* The probes that @pats match, the BPF object loaded for them, COMMAND
+ * forked (stopped until poll()), and each probe's name and cookie.
+ */
+static void setup(struct tracer *tr, char **pats, int pat_cnt)
+{
+	struct tool_skel *t = &tr->t;
+	int i;
+
+	select_probes(tr->path, pats, pat_cnt);
 	for (i = 0; i < traced_cnt; i++)
-		sites += traced[i]->sites;
-	if (hist)
+		tr->sites += traced[i]->sites;
+	tr->hist = env.hist_cnt;
+	tr->aggregate = env.count || tr->hist;
+	if (tr->hist)
 		choose_hist_args();
 
-	open_skel(&t, &skel);
-	*(volatile bool *)t.count_only = env.count;
-	*(volatile bool *)t.hist = hist;
-	*(volatile bool *)t.link_per_probe = env.link_per_probe;
-	*(volatile __u32 *)t.str_mask = env.str_mask;
-	*(volatile __u32 *)t.str_cnt = __builtin_popcount(env.str_mask);
-	bpf_map__set_max_entries(t.counts, hist ? traced_cnt * USDT_HIST_SLOTS : traced_cnt);
-	bpf_map__set_max_entries(t.events, aggregate ? 4096 : env.ring_size);
-	if (bpf_object__load(t.obj))
+	open_skel(t, &tr->skel);
+	*(volatile bool *)t->count_only = env.count;
+	*(volatile bool *)t->hist = tr->hist;
+	*(volatile bool *)t->link_per_probe = env.link_per_probe;
+	*(volatile __u32 *)t->str_mask = env.str_mask;
+	*(volatile __u32 *)t->str_cnt = __builtin_popcount(env.str_mask);
+	bpf_map__set_max_entries(t->counts, tr->hist ? traced_cnt * USDT_HIST_SLOTS : traced_cnt);
+	bpf_map__set_max_entries(t->events, tr->aggregate ? 4096 : env.ring_size);
+	if (bpf_object__load(t->obj))
 		die("cannot load the BPF program: %s", strerror(errno));
 
-	if (cmd) {
-		child = start_child(cmd, &go_fd);
-		env.pid = child;
+	if (tr->cmd) {
+		tr->child = start_child(tr->cmd, &tr->go_fd);
+		env.pid = tr->child;
 	}
 
-	names = calloc(traced_cnt, sizeof(*names));
-	bufs = calloc(traced_cnt, sizeof(*bufs));
-	cookies = calloc(traced_cnt, sizeof(*cookies));
-	if (!names || !bufs || !cookies)
+	tr->names = calloc(traced_cnt, sizeof(*tr->names));
+	tr->cookies = calloc(traced_cnt, sizeof(*tr->cookies));
+	if (!tr->names || !tr->cookies)
 		die("out of memory");
 	for (i = 0; i < traced_cnt; i++) {
-		if (asprintf(&bufs[i], "%s:%s", traced[i]->provider, traced[i]->name) < 0)
+		if (asprintf(&tr->names[i], "%s:%s", traced[i]->provider, traced[i]->name) < 0)
 			die("out of memory");
-		names[i] = bufs[i];
 		/* usdt.bpf.c takes 0 for no spec: the index + 1, the argument + 1 */
-		cookies[i] = USDT_COOKIE(env.link_per_probe ? i + 1 : 0,
-					 hist ? hist_arg[i] + 1 : 0);
+		tr->cookies[i] = USDT_COOKIE(env.link_per_probe ? i + 1 : 0,
+					     tr->hist ? hist_arg[i] + 1 : 0);
 	}
+}
+
+/* Attach the program to every traced probe, and say so on stderr (or at
+ * the end: see below).
+ */
+static void attach_probes(struct tracer *tr)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	const char **names = (const char **)tr->names;
+	double t0;
+	int i, err = 0;
 
 	/* before the "attached" line, on which a user may press Ctrl-C */
 	sigaction(SIGINT, &sa, NULL);
@@ -824,87 +981,106 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 	signal(SIGPIPE, SIG_IGN);
 
 	t0 = now();
+	start_ns = t0 * 1e9;
 	if (env.link_per_probe) {
-		links = calloc(traced_cnt, sizeof(*links));
-		if (!links)
+		tr->links = calloc(traced_cnt, sizeof(*tr->links));
+		if (!tr->links)
 			die("out of memory");
 		for (i = 0; i < traced_cnt; i++) {
-			LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = cookies[i],
+			LIBBPF_OPTS(bpf_usdt_opts, opts, .usdt_cookie = tr->cookies[i],
 				    .specialize = env.specialize);
 
-			links[i] = bpf_program__attach_usdt(t.prog, env.pid, path,
-							    traced[i]->provider, traced[i]->name,
-							    &opts);
-			if (!links[i]) {
-				ret = -errno;
+			tr->links[i] = bpf_program__attach_usdt(tr->t.prog, env.pid, tr->path,
+								traced[i]->provider,
+								traced[i]->name, &opts);
+			if (!tr->links[i]) {
+				err = -errno;
 				break;
 			}
-			link_cnt++;
+			tr->link_cnt++;
 		}
 	} else {
 		LIBBPF_OPTS(bpf_usdt_multi_opts, opts, .probes = names, .cnt = traced_cnt,
-			    .cookies = hist ? cookies : NULL, .specialize = env.specialize);
+			    .cookies = tr->hist ? tr->cookies : NULL,
+			    .specialize = env.specialize);
 
-		link = bpf_program__attach_usdt_multi(t.prog, env.pid, path, &opts);
-		if (!link)
-			ret = -errno;
+		tr->link = bpf_program__attach_usdt_multi(tr->t.prog, env.pid, tr->path, &opts);
+		if (!tr->link)
+			err = -errno;
 		else
-			link_cnt = 1;
+			tr->link_cnt = 1;
 	}
-	if (ret) {
-		if (child)
-			kill(child, SIGKILL);
-		die("cannot attach to %s: %s", path, strerror(-ret));
+	if (err) {
+		if (tr->child)
+			kill(tr->child, SIGKILL);
+		die("cannot attach to %s: %s", tr->path, strerror(-err));
 	}
-	snprintf(attached, sizeof(attached),
-		 "usdt: %d probes (%d sites) of %s, %s mode, %d link%s%s, attached in %.3f s; ",
-		 traced_cnt, sites, path, usdt_mode(t.prog), link_cnt, link_cnt == 1 ? "" : "s",
+	snprintf(tr->attached, sizeof(tr->attached),
+		 "usdt: %d probe%s (%d site%s) of %s, %s mode, %d link%s%s, attached in %.3f s; ",
+		 traced_cnt, plural(traced_cnt), tr->sites, plural(tr->sites), tr->path,
+		 usdt_mode(tr->t.prog), tr->link_cnt, plural(tr->link_cnt),
 		 env.specialize ? ", specialized" : "", now() - t0);
-	if (cmd)
-		snprintf(attached + strlen(attached), sizeof(attached) - strlen(attached),
-			 "%s is PID %d\n", cmd[0], child);
+	if (tr->cmd)
+		snprintf(tr->attached + strlen(tr->attached),
+			 sizeof(tr->attached) - strlen(tr->attached), "%s is PID %d\n", tr->cmd[0],
+			 tr->child);
 	else
-		strcat(attached, "Ctrl-C to stop\n");
+		strcat(tr->attached, "Ctrl-C to stop\n");
 	/* COMMAND's stderr is the tool's: written to before COMMAND starts,
 	 * a file would not be where COMMAND expects it (CPython, for one,
 	 * runs code when its stderr does not start at 0).  Said at the end,
 	 * but on a terminal.
 	 */
-	if (!cmd || isatty(STDERR_FILENO)) {
-		fputs(attached, stderr);
-		attached[0] = '\0';
+	if (!tr->cmd || isatty(STDERR_FILENO)) {
+		fputs(tr->attached, stderr);
+		tr->attached[0] = '\0';
 	}
+}
 
-	if (!aggregate) {
-		rb = ring_buffer__new(bpf_map__fd(t.events), handle_event, NULL, NULL);
-		if (!rb)
+/* Start COMMAND, and poll for hits (or print -i's tables) until Ctrl-C,
+ * -d, or COMMAND's end; then detach, and stop COMMAND if it still runs.
+ */
+static void poll_hits(struct tracer *tr)
+{
+	double start, next_tick, t0;
+	int i;
+
+	if (!tr->aggregate) {
+		tr->rb = ring_buffer__new(bpf_map__fd(tr->t.events), handle_event, NULL, NULL);
+		if (!tr->rb)
 			die("cannot set up the ring buffer: %s", strerror(errno));
+		/* in the buffer, ahead of the hits: not a write before
+		 * COMMAND's own where it shares the output
+		 */
+		if (env.timestamp)
+			fprintf(out, "%-14s ", "TIME(s)");
+		fprintf(out, "%-7s %-7s %-15s %s\n", "PID", "TID", "COMM", "PROBE");
 	}
 
-	if (child) {
+	if (tr->child) {
 		/* not after a Ctrl-C during the attach, which COMMAND had too;
 		 * EPIPE (SIGPIPE is ignored): it has ended, and is reaped below
 		 */
-		if (!exiting && write(go_fd, "x", 1) != 1 && errno != EPIPE)
-			die("cannot start %s: %s", cmd[0], strerror(errno));
-		close(go_fd);
+		if (!exiting && write(tr->go_fd, "x", 1) != 1 && errno != EPIPE)
+			die("cannot start %s: %s", tr->cmd[0], strerror(errno));
+		close(tr->go_fd);
 	}
 
 	start = now();
 	next_tick = start + env.interval;
 	while (!exiting) {
-		if (rb)
-			ring_buffer__poll(rb, 100);
+		if (tr->rb)
+			ring_buffer__poll(tr->rb, 100);
 		else
 			usleep(100000);
 		if (env.duration && now() - start >= env.duration)
 			break;
-		if (child && waitpid(child, &status, WNOHANG) == child) {
-			child = 0;
+		if (tr->child && waitpid(tr->child, &tr->status, WNOHANG) == tr->child) {
+			tr->child = 0;
 			break;
 		}
 		if (env.interval && now() >= next_tick) {
-			print_table(bpf_map__fd(t.counts));
+			print_table(bpf_map__fd(tr->t.counts));
 			next_tick += env.interval;
 		}
 	}
@@ -912,54 +1088,75 @@ static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
 	 * COMMAND still running is stopped, and its status reported
 	 */
 	t0 = now();
-	bpf_link__destroy(link);
-	for (i = 0; i < link_cnt && links; i++)
-		bpf_link__destroy(links[i]);
-	t0 = now() - t0;
-	if (rb)
-		ring_buffer__consume(rb);
-	fflush(stdout);
-	if (child)
-		status = stop_child(child);
-	fputs(attached, stderr);
-	if (env.verbose)
-		fprintf(stderr, "usdt: detached in %.3f s\n", t0);
-	if (aggregate)
-		print_table(bpf_map__fd(t.counts));
-	if (*t.lost)
-		fprintf(stderr, "usdt: %llu hits lost (ring buffer full; -b sets its size)\n",
-			(unsigned long long)*t.lost);
-	if (*t.unknown)
-		fprintf(stderr, "usdt: %llu hits of an unknown probe\n",
-			(unsigned long long)*t.unknown);
-	if (*t.no_arg)
-		fprintf(stderr, "usdt: %llu hits whose -H argument could not be read\n",
-			(unsigned long long)*t.no_arg);
-	if (bad_event)
-		fprintf(stderr, "usdt: %llu malformed events\n", bad_event);
+	bpf_link__destroy(tr->link);
+	for (i = 0; i < tr->link_cnt && tr->links; i++)
+		bpf_link__destroy(tr->links[i]);
+	tr->detach_s = now() - t0;
+	if (tr->rb)
+		ring_buffer__consume(tr->rb);
+	fflush(out);
+	if (tr->child)
+		tr->status = stop_child(tr->child);
+}
 
-	if (cmd) {
-		if (WIFEXITED(status) && WEXITSTATUS(status)) {
-			fprintf(stderr, "usdt: %s exited with %d\n", cmd[0], WEXITSTATUS(status));
-			ret = WEXITSTATUS(status);
-		} else if (WIFSIGNALED(status)) {
-			fprintf(stderr, "usdt: %s killed by signal %d\n", cmd[0], WTERMSIG(status));
-			ret = 128 + WTERMSIG(status);
+/* The tables, what went wrong on the way, and COMMAND's fate, which is
+ * the exit status.
+ */
+static int report(struct tracer *tr)
+{
+	struct tool_skel *t = &tr->t;
+	int ret = 0, i;
+
+	fputs(tr->attached, stderr);
+	if (env.verbose)
+		fprintf(stderr, "usdt: detached in %.3f s\n", tr->detach_s);
+	if (tr->aggregate)
+		print_table(bpf_map__fd(t->counts));
+	if (*t->lost)
+		fprintf(stderr, "usdt: %llu hit%s lost (ring buffer full; -b sets its size)\n",
+			(unsigned long long)*t->lost, plural(*t->lost));
+	if (*t->unknown)
+		fprintf(stderr, "usdt: %llu hit%s of an unknown probe\n",
+			(unsigned long long)*t->unknown, plural(*t->unknown));
+	if (*t->no_arg)
+		fprintf(stderr, "usdt: %llu hit%s whose -H argument could not be read\n",
+			(unsigned long long)*t->no_arg, plural(*t->no_arg));
+	if (bad_event)
+		fprintf(stderr, "usdt: %llu malformed event%s\n", bad_event, plural(bad_event));
+
+	if (tr->cmd) {
+		if (WIFEXITED(tr->status) && WEXITSTATUS(tr->status)) {
+			fprintf(stderr, "usdt: %s exited with %d\n", tr->cmd[0],
+				WEXITSTATUS(tr->status));
+			ret = WEXITSTATUS(tr->status);
+		} else if (WIFSIGNALED(tr->status)) {
+			fprintf(stderr, "usdt: %s killed by signal %d\n", tr->cmd[0],
+				WTERMSIG(tr->status));
+			ret = 128 + WTERMSIG(tr->status);
 		}
 	}
 
-	ring_buffer__free(rb);
-	free(links);
+	ring_buffer__free(tr->rb);
+	free(tr->links);
 	for (i = 0; i < traced_cnt; i++)
-		free(bufs[i]);
-	free(bufs);
-	free(names);
-	free(cookies);
+		free(tr->names[i]);
+	free(tr->names);
+	free(tr->cookies);
 	if (env.cookie_mode)
-		usdt_noad__destroy(skel);
+		usdt_noad__destroy(tr->skel);
 	else
-		usdt__destroy(skel);
+		usdt__destroy(tr->skel);
 	return ret;
+}
+
+static int trace(const char *path, char **pats, int pat_cnt, char **cmd)
+{
+	struct tracer tr = { .path = path, .cmd = cmd, .go_fd = -1 };
+
+	setup(&tr, pats, pat_cnt);
+	attach_probes(&tr);
+	poll_hits(&tr);
+	return report(&tr);
 }
 
 int main(int argc, char **argv)
@@ -973,16 +1170,19 @@ int main(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "string", required_argument, NULL, 's' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "timestamp", no_argument, NULL, 't' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "mode", required_argument, NULL, 'm' },
 		{ "link-per-probe", no_argument, NULL, 'P' },
 		{ "specialize", no_argument, NULL, 'S' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	char **cmd = NULL, *cmd_str = NULL, pidexe[32], msg[128];
-	const char *path;
+	const char *path, *out_path = NULL;
 	int opt, i, nargs, ret = 0;
 
 	/* "--" ends the tool's arguments; what follows is the command */
@@ -996,7 +1196,7 @@ int main(int argc, char **argv)
 	}
 
 	opterr = 0;	/* its messages, in the tool's words */
-	while ((opt = getopt_long(argc, argv, ":lp:c:CH:i:s:d:b:m:vh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":lp:c:CH:i:s:d:to:b:m:vVh", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'l':
 			env.list = true;
@@ -1026,6 +1226,12 @@ int main(int argc, char **argv)
 		case 'd':
 			env.duration = parse_uint(optarg, "-d: duration");
 			break;
+		case 't':
+			env.timestamp = true;
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
 		case 'b':
 			parse_size(optarg);
 			break;
@@ -1044,6 +1250,9 @@ int main(int argc, char **argv)
 		case 'v':
 			env.verbose = true;
 			break;
+		case 'V':
+			printf("usdt %s (libbpf %s)\n", USDT_VERSION, libbpf_version_string());
+			return 0;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
@@ -1075,19 +1284,27 @@ int main(int argc, char **argv)
 		usage_error("-b is for printed hits: not with -C or -H");
 	if (env.interval && !env.count && !env.hist_cnt)
 		usage_error("-i needs -C or -H");
+	if (env.timestamp && (env.count || env.hist_cnt || env.list))
+		usage_error("-t is for printed hits: not with -C, -H or -l");
 	if (env.pid > 0 && kill(env.pid, 0) && errno == ESRCH)
 		die("no process with PID %d", env.pid);
+	/* not inherited by COMMAND, whose standard output stays its own */
+	out = out_path ? fopen(out_path, "we") : stdout;
+	if (!out)
+		die("-o %s: %s", out_path, strerror(errno));
 
 	if (env.list) {
 		if (cmd || env.count || env.hist_cnt)
-			usage_error("-l lists: no PROBE, -C, -H or COMMAND");
-		if (env.pid > 0 && !nargs)
-			return list_pid(env.pid) ? 1 : 0;
-		if (!nargs)
+			usage_error("-l lists: no -C, -H or COMMAND");
+		if (env.pid > 0)
+			ret = list_pid(env.pid, argv + optind, nargs);
+		else if (!nargs)
 			usage_error("-l needs a BINARY or -p PID");
-		for (i = optind; i < argc; i++)
-			ret |= list_binary(binary_or_die(argv[i]), false);
-		return ret ? 1 : 0;
+		else
+			ret = list_path(binary_or_die(argv[optind]), argv + optind + 1, nargs - 1);
+		if (fclose(out))
+			die("%s: %s", out_path ?: "standard output", strerror(errno));
+		return ret ? EXIT_TOOL : 0;
 	}
 
 	/* with -p, BINARY may be left out: the first of several arguments is
@@ -1112,9 +1329,12 @@ int main(int argc, char **argv)
 	/* a line per hit on a terminal; elsewhere, whole buffers, flushed with
 	 * each -i table and at the end
 	 */
-	if (isatty(STDOUT_FILENO))
-		setvbuf(stdout, NULL, _IOLBF, 0);
+	if (isatty(fileno(out)))
+		setvbuf(out, NULL, _IOLBF, 0);
 	else
-		setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	return trace(path, argv + optind, nargs, cmd);
+		setvbuf(out, NULL, _IOFBF, 1 << 16);
+	ret = trace(path, argv + optind, nargs, cmd);
+	if (out != stdout && fclose(out))
+		die("%s: %s", out_path, strerror(errno));
+	return ret;
 }

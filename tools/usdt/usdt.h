@@ -9,6 +9,7 @@
 #define USDT_HIST_SLOTS	65
 
 struct usdt_event {
+	__u64 ts;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC, for -t */
 	__u32 pid;
 	__u32 tid;
 	__u32 probe;		/* index into the tool's probe table */
