@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A bounded, reproducible fuzzer of attach data, checked against a model of
- * the documented rules (Documentation/bpf/attach_data.rst, "the docs" below;
- * patches/0013-Documentation-bpf-document-attach-data.patch in this project).
+ * the documented rules (Documentation/bpf/attach_data.rst, "the docs" below,
+ * which "Documentation/bpf: Document attach data" adds).
  *
  * Three subtests, each a sequence of cases drawn from a seeded PRNG:
  *
