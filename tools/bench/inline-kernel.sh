@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The "after" kernel of the inlining experiment: build/linux (the series)
-# plus tools/bench/inline-attach-cookie.patch, in a git worktree
+# plus patches/experiments/inline-attach-cookie.patch, in a git worktree
 # (build/linux-inline) with the same .config.  ccache makes the build cheap:
 # only the verifier differs.  Prints the bzImage path.
 set -euo pipefail
 . "$(dirname "$0")/../../lib.sh"
 
 wt=$BUILD/linux-inline
-patch=$TOP/tools/bench/inline-attach-cookie.patch
+patch=$TOP/patches/experiments/inline-attach-cookie.patch
 if ! git -C "$wt" rev-parse --git-dir >/dev/null 2>&1; then
 	say BENCH "worktree ${wt#"$TOP"/}: the series + the inlining experiment" >&2
 	rm -rf "$wt"

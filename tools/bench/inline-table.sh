@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # inline-table.sh DIR TAG: the inlining experiment's before/after table from
 # DIR/{lookup,kprobe,uprobe}-TAG.csv (the series: before) and -TAG-inline.csv
-# (with tools/bench/inline-attach-cookie.patch: after); net costs of the
+# (with patches/experiments/inline-attach-cookie.patch: after); net costs of the
 # cookie and attach data variants; writes DIR/inline-TAG.{csv,md}.
 set -euo pipefail
 dir=$1 tag=$2

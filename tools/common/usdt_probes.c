@@ -34,7 +34,6 @@ static int add_site(const struct bpf_usdt_probe_info *info, void *ctx)
 			return -ENOMEM;
 	}
 	p->sites++;
-	p->sema |= info->sema_addr != 0;
 	probes->sites++;
 	return 0;
 }

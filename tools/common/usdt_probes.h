@@ -13,7 +13,6 @@ struct usdt_probe {
 	char *name;
 	char *spec;	/* the first site's argument spec */
 	int sites;
-	bool sema;	/* one of its sites has a semaphore */
 };
 
 struct usdt_probes {

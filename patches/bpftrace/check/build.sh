@@ -7,16 +7,20 @@
 # as root.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$TOP/patches/bpftrace/check/binds.sh"
 R=$TOP/build/bpftrace/root
-SRC=${BPFTRACE_SRC:?clone of bpftrace}
+SRC=$(cd "${BPFTRACE_SRC:?clone of bpftrace}" && pwd)
 LIBBPF_TREE=$(cd "${LIBBPF_TREE:-$TOP/build/linux}" && pwd)
 OUT=${OUT:-$TOP/build/bpftrace/out}
 mkdir -p "$OUT"
-for d in proc dev sys work; do
+# the chroot sees the project, the bpftrace tree and the libbpf tree at
+# their own paths: their top directories are bound in (binds.sh)
+dirs=$(chroot_binds "$TOP" "$SRC" "$LIBBPF_TREE")
+for d in $dirs; do
 	mkdir -p "$R/$d"
 	mountpoint -q "$R/$d" || mount --rbind "/$d" "$R/$d"
 done
-trap 'for d in proc dev sys work; do umount -R "$R/$d"; done' EXIT
+trap 'for d in $dirs; do umount -R "$R/$d"; done' EXIT
 progs=$(cd "$SRC/tests/testprogs" && ls *.c | sed -n 's/\.c$//p' | grep -vx uprobe_nofp)
 chroot "$R" bash -c "set -e
 rm -rf /tmp/libbpf-out && mkdir -p /tmp/libbpf-out

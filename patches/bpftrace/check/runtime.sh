@@ -7,7 +7,8 @@ TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 R=$TOP/build/bpftrace/root
 LOG=$TOP/build/bpftrace/runtime-${TAG:?}.log
 [ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
-for d in proc sys dev work; do mount --rbind /$d $R/$d; done
+. "$TOP/patches/bpftrace/check/binds.sh"
+for d in $(chroot_binds "$TOP"); do mkdir -p "$R/$d"; mount --rbind "/$d" "$R/$d"; done
 mount -t tmpfs tmpfs $R/tmp
 uname -r >"$LOG"
 chroot $R env TIMEOUT_SCALE=${TIMEOUT_SCALE:-10} BPFTRACE_EXECUTABLE=${BIN:?} \
