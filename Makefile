@@ -11,9 +11,9 @@ TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD	:= $(TOP)/build
 KSRC	:= $(BUILD)/linux
 BZIMAGE	:= $(KSRC)/arch/x86/boot/bzImage
-# The fixes and usdt series alone (no attach data): a worktree at branch usdt
-# and what is built from it, for Debian's stock kernels.
-UBUILD	:= $(BUILD)/usdt
+# The series without attach data (fixes, usdt, kprobe-ctx): a worktree at
+# branch kprobe-ctx and what is built from it, for Debian's stock kernels.
+UBUILD	:= $(BUILD)/selftests-usdt
 CLANG	:= clang-19
 JOBS	?= $(shell nproc)
 V	?= 0
@@ -27,7 +27,7 @@ Q = @
 MAKEFLAGS += --no-print-directory
 endif
 
-.PHONY: help deps tree config kernel libbpf bpftool selftests selftests-usdt usdt install test run bench bench-save \
+.PHONY: help deps tree config kernel libbpf bpftool vmlinux-h selftests selftests-usdt usdt install test run bench bench-save \
 	test-debug test-debug-save gate vm-shell export tree-reset checkpatch clean
 
 help:
@@ -67,23 +67,35 @@ libbpf: tree
 bpftool: tree
 	$(Q)$(call build_bpftool,$(KSRC),$(BUILD)/bpftool)
 
+# $(call gen_vmlinux_h,VMLINUX,BPFTOOL,OUT): OUT/vmlinux/vmlinux.h from
+# VMLINUX's BTF, rewritten only when the types change (else every BPF object
+# would be rebuilt).
+gen_vmlinux_h = printf '  %-7s %s\n' GEN "$(3:$(TOP)/%=%)/vmlinux/vmlinux.h" && \
+	mkdir -p $(3)/vmlinux && $(2) btf dump file $(1) format c >$(3)/vmlinux/vmlinux.h.tmp && \
+	{ cmp -s $(3)/vmlinux/vmlinux.h.tmp $(3)/vmlinux/vmlinux.h && rm $(3)/vmlinux/vmlinux.h.tmp || \
+	  mv $(3)/vmlinux/vmlinux.h.tmp $(3)/vmlinux/vmlinux.h; }
+
+## vmlinux-h   build/vmlinux/vmlinux.h, which the tests, the tool and the benchmarks include
+vmlinux-h: kernel bpftool
+	$(Q)$(call gen_vmlinux_h,$(KSRC)/vmlinux,$(BUILD)/bpftool/bpftool,$(BUILD))
+
 ## selftests   the tree's test_progs with the tests we run: BPF objects (clang-19), skeletons
-selftests: kernel libbpf bpftool
+selftests: kernel libbpf bpftool vmlinux-h
 	$(Q)$(MAKE) -C selftests -j$(JOBS) BUILD=$(BUILD) KSRC=$(KSRC)
 
 ## selftests-usdt  test_progs of the fixes, usdt and kprobe-ctx series, without attach data
-##             (build/usdt/: worktree, libbpf, bpftool, test_progs), for the stock kernels
+##             (build/selftests-usdt/: worktree, libbpf, bpftool, vmlinux.h of stock
+##             7.3's BTF, test_progs), for the stock kernels
 selftests-usdt: tree
 	$(Q)kernel/worktree.sh kprobe-ctx $(UBUILD)/linux
 	$(Q)$(call build_libbpf,$(UBUILD)/linux,$(UBUILD)/libbpf)
 	$(Q)$(call build_bpftool,$(UBUILD)/linux,$(UBUILD)/bpftool)
 	$(Q)stock=$$(vm/stock-kernel.sh stock-7.3) && \
-	  $(MAKE) -C selftests -j$(JOBS) BUILD=$(UBUILD) KSRC=$(UBUILD)/linux SERIES=usdt \
-		VMLINUX=$$stock/vmlinux
+	  $(call gen_vmlinux_h,$$stock/vmlinux,$(UBUILD)/bpftool/bpftool,$(UBUILD))
+	$(Q)$(MAKE) -C selftests -j$(JOBS) BUILD=$(UBUILD) KSRC=$(UBUILD)/linux SERIES=usdt
 
 ## usdt        the usdt tool (tools/usdt): list and trace USDT probes, build/usdt/usdt
-usdt: kernel libbpf bpftool
-	$(Q)$(MAKE) -C selftests BUILD=$(BUILD) KSRC=$(KSRC) $(BUILD)/selftests/vmlinux.h
+usdt: kernel libbpf bpftool vmlinux-h
 	$(Q)$(MAKE) -C tools/usdt BUILD=$(BUILD) KSRC=$(KSRC)
 
 ## install     the usdt tool and its man page into PREFIX (default /usr/local):
@@ -111,6 +123,7 @@ test-debug: tree
 	$(Q)ATTACH_DATA_KSRC=$(DBUILD)/linux COLD_TIME="~35 min" JOBS=$(JOBS) kernel/build.sh
 	$(Q)$(call build_libbpf,$(DBUILD)/linux,$(DBUILD)/libbpf)
 	$(Q)$(call build_bpftool,$(DBUILD)/linux,$(DBUILD)/bpftool)
+	$(Q)$(call gen_vmlinux_h,$(DBUILD)/linux/vmlinux,$(DBUILD)/bpftool/bpftool,$(DBUILD))
 	$(Q)$(MAKE) -C selftests -j$(JOBS) BUILD=$(DBUILD) KSRC=$(DBUILD)/linux
 	$(Q)$(MAKE) -C tools/usdt BUILD=$(DBUILD) KSRC=$(DBUILD)/linux
 	$(Q)BUILD=$(DBUILD) selftests/run.sh --debug $(T)
@@ -124,17 +137,18 @@ test-debug-save:
 	$(Q)cp $(DBUILD)/results/summary.md $(DBUILD)/results/results.txt $(DEBUG_RECORD)/
 	$(Q)echo "  SAVED   $(DEBUG_RECORD)/ (commit it)"
 
-## bench       all benchmarks in the VM (its time: tools/bench/results/summary.md), tables + CSV + PNG in build/bench/
-bench: kernel libbpf bpftool
-	$(Q)$(MAKE) -C selftests BUILD=$(BUILD) KSRC=$(KSRC) $(BUILD)/selftests/vmlinux.h
+## bench       all benchmarks in the VM (its time: tools/bench/results/summary.md), tables + CSV + PNG
+##             in build/bench/results/ (the binaries: build/bench/bin/)
+bench: kernel libbpf bpftool vmlinux-h
 	$(Q)$(MAKE) -C tools/bench -j$(JOBS) BUILD=$(BUILD) KSRC=$(KSRC)
 	$(Q)tools/bench/run.sh
 
 ## bench-save  keep build/bench's tables and plots as the reference run (tools/bench/results/)
 bench-save:
-	$(Q)test -f $(BUILD)/bench/summary.md || { echo "no build/bench/summary.md: make bench first" >&2; exit 1; }
+	$(Q)test -f $(BUILD)/bench/results/summary.md || { echo "no build/bench/results/summary.md: make bench first" >&2; exit 1; }
 	$(Q)rm -rf tools/bench/results && mkdir -p tools/bench/results
-	$(Q)cp $(BUILD)/bench/summary.md $(BUILD)/bench/*.csv $(BUILD)/bench/*.png tools/bench/results/
+	$(Q)cp $(BUILD)/bench/results/summary.md $(BUILD)/bench/results/*.csv \
+		$(BUILD)/bench/results/*.png tools/bench/results/
 	$(Q)echo "  SAVED   tools/bench/results/ (commit it)"
 
 ## gate        the A/B: the tree's suites on the patched kernel, then what did not pass there

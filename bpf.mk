@@ -7,6 +7,10 @@ TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD	?= $(TOP)/build
 KSRC	?= $(BUILD)/linux
 LIBBPF	:= $(BUILD)/libbpf
+# The one vmlinux.h, of KSRC's kernel (of a stock kernel's BTF for
+# selftests-usdt): the top Makefile's vmlinux-h writes it, and selftests/,
+# tools/usdt/ and tools/bench/ read it.
+VMLINUX_H := $(BUILD)/vmlinux/vmlinux.h
 BPFTOOL	:= $(BUILD)/bpftool/bpftool
 CLANG	?= clang-19
 LLD	?= lld-19

@@ -19,8 +19,8 @@ Units.  patched: test_progs@J for J < SLICES, every SLICES-th test of
 tests.h (by position) except those in selftests/gate/alone; test_progs@NAME
 for each test there (alone: it may crash the guest or take long);
 test_progs-no_alu32@J and test_progs-cpuv4@J for J < FLAVOUR_SLICES, of the
-verifier_* tests and the series-related ones (selftests/Makefile's
-TREE_TESTS), every FLAVOUR_SLICES-th; test_verifier; test_maps.  base: a unit
+verifier_* tests and the series-related ones (selftests/lists/tree-tests),
+every FLAVOUR_SLICES-th; test_verifier; test_maps.  base: a unit
 of the same name for each patched unit that is done and has a test that did
 not pass (or has no result): test_progs units run exactly those tests,
 test_verifier and test_maps run whole.  A test that passes on patched
@@ -135,12 +135,12 @@ def tests_h():
 
 
 def series_tests():
-    """selftests/Makefile's TREE_TESTS of the attach-data build."""
-    mk = read(os.path.join(TOP, 'selftests/Makefile'), '')
-    m = re.search(r'^else\n(?:#[^\n]*\n)*TREE_TESTS := ((?:[^\n]*\\\n)*[^\n]*)$', mk, re.M)
-    if not m:
-        sys.exit('gate.py: no TREE_TESTS in selftests/Makefile')
-    return m.group(1).replace('\\\n', ' ').split()
+    """selftests/lists/tree-tests: the tree's tests of the attach-data build,
+    as selftests/Makefile builds them."""
+    text = read(os.path.join(TOP, 'selftests/lists/tree-tests'), None)
+    if text is None:
+        sys.exit('gate.py: no selftests/lists/tree-tests')
+    return [w for line in text.splitlines() for w in line.split('#', 1)[0].split()]
 
 
 def kept_list(env_name, kept_name):

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs in the guest (from build/selftests/bench): the benchmarks of one boot.
+# Runs in the guest (from build/bench/bin): the benchmarks of one boot.
 #   guest.sh OUT TAG UNIT LABEL GROUPS
 # writes OUT/GROUP-TAG.{md,csv} for each of GROUPS (lookup, kprobe, uprobe,
 # kprobe_multi, fentry, lock, usdt, fetch, scale, probes, kmulti_attach: the names

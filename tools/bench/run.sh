@@ -5,13 +5,13 @@
 # on the series + an experiment inlining bpf_get_attach_cookie() (after);
 # then kprobe_multi on the series' base, Debian's source with the same
 # .config (tools/bench/base-kernel.sh), to compare with the series.
-# The benchmarks are build/selftests/bench/bench (tools/bench/Makefile).
-# Results in build/bench/: CSV + Markdown per group and boot, PNG per group,
+# The benchmarks are build/bench/bin/bench (tools/bench/Makefile).
+# Results in build/bench/results/: CSV + Markdown per group and boot, PNG per group,
 # summary.md (all tables, printed at the end).
 set -euo pipefail
 . "$(dirname "$0")/../../lib.sh"
 
-out=$BUILD/bench
+out=$BUILD/bench/results
 bench=$TOP/tools/bench
 rm -rf "$out"
 mkdir -p "$out"
@@ -22,7 +22,7 @@ t0=$(date +%s)
 
 inlined=$("$bench/inline-kernel.sh")
 based=$("$bench/base-kernel.sh")
-cd "$BUILD/selftests/bench"
+cd "$BUILD/bench/bin"
 boot() {	# boot N KERNEL TAG [-i 0] -- GROUPS...
 	local n=$1 kernel=$2 tag=$3 unit=ns label=$wall_label
 	shift 3
@@ -53,11 +53,7 @@ boot 4 "$based" icount-base -i 0 -- kprobe_multi
 	echo "Machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')),"
 	echo "$(free -g | awk '/^Mem:/ { print $2 }') GiB; QEMU $accel ($(qemu-system-x86_64 --version | head -n1 | awk '{ print $4 }')), 2 vCPUs, single-threaded TCG;"
 	echo -n "kernel: $(git -C "$KSRC" log -1 --format=%s base) + the $(series_count) patches of patches/"
-	# As kernel/tree.sh tells: is build/linux what patches/ holds?
-	have='' head=''
-	[ ! -f "$SERIES_STATE" ] || read -r have head <"$SERIES_STATE"
-	if [ "$(series_hash)" = "$have" ] && [ "$(git -C "$KSRC" rev-parse HEAD)" = "$head" ] &&
-	   [ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ]; then
+	if series_current; then
 		echo ";"
 	else	# local kernel work, not exported yet
 		echo " (not as exported: ${KSRC#"$TOP"/} is at $(git -C "$KSRC" rev-list --count base..HEAD) commits,"
@@ -74,7 +70,7 @@ boot 4 "$based" icount-base -i 0 -- kprobe_multi
 	echo
 	echo "### Inlining bpf_get_attach_cookie() (experiment), before/after (net guest instructions)"
 	echo
-	echo "The series, then the series + tools/bench/inline-attach-cookie.patch, each in its own"
+	echo "The series, then the series + patches/experiments/inline-attach-cookie.patch, each in its own"
 	echo "boot with -icount shift=0 (deterministic).  Not measured on the wall clock: two TCG"
 	echo "boots differ by more than the effect."
 	echo
