@@ -37,12 +37,52 @@ series_hash() {	# series_hash [DIR]: of the SERIES' patches, in the order of the
 	done | sha256sum | cut -c1-16
 }
 record_series() { echo "$(series_hash "$1") $(git -C "$KSRC" rev-parse HEAD)" >"$SERIES_STATE"; }
-series_check() {	# series_check: build/linux's HEAD is patches/ (applied or exported), committed
+# tree_as_recorded: build/linux's HEAD is the commit recorded when patches/
+# was last applied or exported, with no uncommitted change
+tree_as_recorded() {
 	local shash srev
-	read -r shash srev <"$SERIES_STATE" 2>/dev/null || die "no series state in $KSRC (make tree)"
-	[ "$shash" = "$(series_hash)" ] && [ "$srev" = "$(git -C "$KSRC" rev-parse HEAD)" ] ||
-		die "build/linux's HEAD is not patches/ (make tree, or commit and make export)"
-	git -C "$KSRC" diff --quiet HEAD -- || die "build/linux has uncommitted changes"
+	read -r shash srev <"$SERIES_STATE" 2>/dev/null || return 1
+	[ "$srev" = "$(git -C "$KSRC" rev-parse HEAD)" ] &&
+		[ -z "$(git -C "$KSRC" status --porcelain --untracked-files=no)" ]
+}
+# series_current: build/linux is what patches/ holds, as is
+series_current() {
+	local shash srev
+	read -r shash srev <"$SERIES_STATE" 2>/dev/null || return 1
+	[ "$shash" = "$(series_hash)" ] && tree_as_recorded
+}
+# worktree_at DIR REV WHAT: DIR is a detached git worktree of build/linux at
+# REV (WHAT names it in the progress line), made there or moved there; moving
+# rewrites only the files that differ
+worktree_at() {
+	local dir=$1 rev=$2 what=$3
+	if [ ! -e "$dir/.git" ]; then
+		git -C "$KSRC" worktree prune
+		say GIT "worktree ${dir#"$TOP"/} at $what (~1 min)"
+		mkdir -p "$(dirname "$dir")"
+		git -C "$KSRC" worktree add -q -f --detach "$dir" "$rev"
+	elif [ "$(git -C "$dir" rev-parse HEAD)" != "$(git -C "$KSRC" rev-parse "$rev")" ]; then
+		say GIT "${dir#"$TOP"/} to $what"
+		git -C "$dir" checkout -q -f --detach "$rev"
+	fi
+}
+# usdt_expected_mode KERNEL: the USDT mode libbpf must take there, as the
+# tests print it (selftests/usdt_mode.h, with tools/common/libbpf_usdt_mode.h's
+# names): attach data on the patched kernel; elsewhere cookie + ARRAY on a
+# uprobe_multi link (7.3, 6.12), on per-site perf-event uprobes (6.1, which
+# has no uprobe_multi), or IP + HASH (5.10, which has no BPF cookie)
+usdt_expected_mode() {
+	case $1 in
+	patched) echo "attach data" ;;
+	stock-6.1) echo "cookie + ARRAY, perf event" ;;
+	stock-5.10) echo "IP + HASH, perf event" ;;
+	*) echo "cookie + ARRAY, uprobe_multi" ;;
+	esac
+}
+series_check() {	# series_check: die unless series_current
+	[ -f "$SERIES_STATE" ] || die "no series state in $KSRC (make tree)"
+	series_current ||
+		die "build/linux is not patches/ (make tree, or commit and make export)"
 }
 
 say()  { printf '  %-7s %s\n' "$1" "$2"; }

@@ -72,19 +72,15 @@ apply_series() {
 
 [ -d "$KSRC/.git" ] || make_base
 
-want=$(series_hash)
-have=none head=none
-[ ! -f "$SERIES_STATE" ] || read -r have head <"$SERIES_STATE"
-cur=$(git_k rev-parse HEAD)
-dirty=$(git_k status --porcelain --untracked-files=no)
+have=none
+[ ! -f "$SERIES_STATE" ] || read -r have _ <"$SERIES_STATE"
 
-if [ "$want" = "$have" ]; then
-	if [ "$cur" != "$head" ] || [ -n "$dirty" ]; then
+if [ "$(series_hash)" = "$have" ]; then
+	tree_as_recorded ||
 		say NOTE "building local kernel changes not yet exported to patches/ (make export)"
-	fi
 	exit 0
 fi
-if [ "$have" != none ] && { [ "$cur" != "$head" ] || [ -n "$dirty" ]; }; then
+if [ "$have" != none ] && ! tree_as_recorded; then
 	die "patches/ changed, but $KSRC holds work not in patches/.
        Export it first (make export), or drop it (make tree-reset)."
 fi

@@ -14,12 +14,4 @@ ref=refs/heads/$name what="series $name"
 [ "$name" != base ] || ref=refs/tags/base what="the base commit"
 rev=$(git -C "$KSRC" rev-parse --verify -q "$ref^{commit}") ||
 	die "$KSRC has no $ref (make tree)"
-if [ ! -e "$dir/.git" ]; then
-	git -C "$KSRC" worktree prune
-	say GIT "worktree ${dir#"$TOP"/} at $what (~1 min)"
-	mkdir -p "$(dirname "$dir")"
-	git -C "$KSRC" worktree add -q -f --detach "$dir" "$rev"
-elif [ "$(git -C "$dir" rev-parse HEAD)" != "$rev" ]; then
-	say GIT "${dir#"$TOP"/} to $what"
-	git -C "$dir" checkout -q -f --detach "$rev"
-fi
+worktree_at "$dir" "$rev" "$what"

@@ -132,22 +132,16 @@ fi
 
 # Debian's unmodified kernels (STOCK_KERNELS, kernel/source.conf), twice:
 # the same test binary as on the patched kernel, whose libbpf must fall back
-# by itself, to cookie + ARRAY on a uprobe_multi link (7.3, 6.12) or on
-# per-site perf-event uprobes (6.1, which has no uprobe_multi), or to IP +
-# HASH on per-site perf-event uprobes (5.10, which has no BPF cookie); and the
-# test_progs of the fixes and usdt series alone (build/usdt/selftests, results
-# named "fixes+usdt@KERNEL:"), as those two series would be used on their own.
+# by itself (to lib.sh's usdt_expected_mode); and the test_progs of the
+# series without attach data (build/selftests-usdt/selftests, results named
+# "fixes+usdt@KERNEL:"), as those series would be used on their own.
 # Stock 7.3 is the base the series apply to, as Debian builds it.
 stock_tests() {
 	local k mode dir deny
 	[ $debug = 0 ] || return 0
 	for k in "${STOCK_KERNELS[@]}"; do
 		matches "$k" || continue
-		case $k in
-		stock-6.1) mode="cookie + ARRAY, perf event" ;;
-		stock-5.10) mode="IP + HASH, perf event" ;;
-		*) mode="cookie + ARRAY, uprobe_multi" ;;
-		esac
+		mode=$(usdt_expected_mode "$k")
 		dir=$("$TOP/vm/stock-kernel.sh" "$k")
 		deny=(-d@"$LISTS/stock.deny")
 		[ ! -f "$LISTS/$k.deny" ] || deny+=(-d@"$LISTS/$k.deny")
@@ -155,7 +149,7 @@ stock_tests() {
 			-a@"$LISTS/stock.allow" "${deny[@]}"
 		deny=()
 		[ ! -f "$LISTS/$k.deny" ] || deny+=(-d@"$LISTS/$k.deny")
-		TPDIR=$BUILD/usdt/selftests vm_tests "$k-usdt" "fixes+usdt@$k:" "$mode" \
+		TPDIR=$BUILD/selftests-usdt/selftests vm_tests "$k-usdt" "fixes+usdt@$k:" "$mode" \
 			-k "$dir/vmlinuz" -r "$dir/initrd.gz" -- -a@"$LISTS/stock-usdt.allow" "${deny[@]}"
 	done
 }
@@ -208,7 +202,7 @@ debug_summary() {
 # With --debug, the fuzzer's long run follows the others (16 min against
 # 48 for the USDT and verifier tests under the debug kernel, 2026-11-26).
 fuzz_long_run() {
-	vm_tests fuzz "" "attach data" "${patched[@]}" -- -a attach_data_fuzz
+	vm_tests fuzz "" "$(usdt_expected_mode patched)" "${patched[@]}" -- -a attach_data_fuzz
 	# Its size: the calls of its subtests' summary lines.
 	calls=$({ grep -h '^fuzz [a-z_]*: seed' "$RES/fuzz.vm.log" || true; } |
 		sed -n 's/.* calls \([0-9]*\) .*/\1/p' | paste -sd+ | bc)
@@ -221,11 +215,11 @@ fuzz_long_run() {
 if [ -z "$filter" ]; then
 	nofuzz=()
 	[ $debug = 0 ] || nofuzz=(-d attach_data_fuzz)
-	{ vm_tests others "" "attach data" "${patched[@]}" -- -d 'usdt*,verifier_*' "${nofuzz[@]}" \
+	{ vm_tests others "" "$(usdt_expected_mode patched)" "${patched[@]}" -- -d 'usdt*,verifier_*' "${nofuzz[@]}" \
 		-d@"$LISTS/patched.deny"
 	  [ $debug = 0 ] || fuzz_long_run
 	  stock_tests; } >"$RES/others.out" 2>&1 &
-	vm_tests usdt-verifier "" "attach data" "${patched[@]}" -- -a 'usdt*,verifier_*' \
+	vm_tests usdt-verifier "" "$(usdt_expected_mode patched)" "${patched[@]}" -- -a 'usdt*,verifier_*' \
 		-d@"$LISTS/patched.deny"
 	wait $!
 	cat "$RES/others.out"
@@ -234,7 +228,7 @@ else
 	# with); running test_progs -l on the host would touch its keyring.
 	for t in $(sed -n 's/^DEFINE_TEST(\(.*\))$/\1/p' "$BUILD/selftests/prog_tests/tests.h"); do
 		if matches "$t"; then
-			vm_tests main "" "attach data" "${patched[@]}" -- -a "$filter" \
+			vm_tests main "" "$(usdt_expected_mode patched)" "${patched[@]}" -- -a "$filter" \
 				-d@"$LISTS/patched.deny"
 			break
 		fi

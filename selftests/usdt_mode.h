@@ -16,31 +16,22 @@
 
 #include <stdlib.h>
 #include "test_progs.h"
+#include "libbpf_usdt_mode.h"	/* tools/common: the modes and their names */
 
-/* Has the kernel BPF cookies (5.15)?  libbpf's USDT code keys the spec by
- * the site's IP where it has not.  Probed once.
+/* The mode (libbpf_usdt_mode.h's name), and for the spec-map modes the
+ * link: its program's attach type tells.
  */
-static inline bool usdt_kernel_has_cookie(void)
-{
-	static int has = -1;
-
-	if (has < 0)
-		has = libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE,
-					      BPF_FUNC_get_attach_cookie, NULL) > 0;
-	return has;
-}
-
 static inline const char *usdt_mode(const struct bpf_program *prog)
 {
-#ifndef LIBBPF_NO_ATTACH_DATA	/* the fixes and usdt series alone */
-	if (bpf_program__attach_data_type(prog))
-		return "attach data";
-#endif
-	if (bpf_program__expected_attach_type(prog) == BPF_TRACE_UPROBE_MULTI)
-		return "cookie + ARRAY, uprobe_multi";
-	if (!usdt_kernel_has_cookie())
-		return "IP + HASH, perf event";
-	return "cookie + ARRAY, perf event";
+	static char buf[64];
+	enum usdt_mode m = usdt_prog_mode(prog);
+
+	if (m == USDT_MODE_ATTACH_DATA)
+		return usdt_mode_names[m];
+	snprintf(buf, sizeof(buf), "%s, %s", usdt_mode_names[m],
+		 bpf_program__expected_attach_type(prog) == BPF_TRACE_UPROBE_MULTI ?
+		 "uprobe_multi" : "perf event");
+	return buf;
 }
 
 /* The mode this kernel must give, or NULL when the runner did not say. */

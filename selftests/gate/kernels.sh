@@ -19,7 +19,6 @@ export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache-gate} CCACHE_MAXSIZE=${CCACHE_MAXS
 # applied or exported, with no uncommitted change.
 series_check
 
-git -C "$KSRC" worktree prune
 for side in "$@"; do
 	case $side in
 	patched) rev=$(git -C "$KSRC" rev-parse HEAD) ;;
@@ -27,15 +26,7 @@ for side in "$@"; do
 	*) die "kernels.sh: patched or base, not $side" ;;
 	esac
 	wt=$GATE/$side
-	# Moving a worktree to another commit rewrites only the files that differ.
-	if [ ! -e "$wt/.git" ]; then
-		say GIT "worktree ${wt#"$TOP"/} at $(git -C "$KSRC" log -1 --format='%h %s' "$rev") (~1 min)"
-		mkdir -p "$GATE"
-		git -C "$KSRC" worktree add -q -f --detach "$wt" "$rev"
-	elif [ "$(git -C "$wt" rev-parse HEAD)" != "$rev" ]; then
-		say GIT "${wt#"$TOP"/} to $(git -C "$KSRC" log -1 --format='%h %s' "$rev")"
-		git -C "$wt" checkout -q -f --detach "$rev"
-	fi
+	worktree_at "$wt" "$rev" "$(git -C "$KSRC" log -1 --format='%h %s' "$rev")"
 	# The config fragments of the patched tree, for both: the series adds
 	# no Kconfig option (kernel/config.sh fails on one that does not stick).
 	st=$KSRC/tools/testing/selftests/bpf

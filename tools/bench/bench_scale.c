@@ -106,7 +106,7 @@ static void report(void)
 	bench_csv("sites,mode,field,median,min,max\n");
 	for (t = 0; t < env.nargs; t++) {
 		for (m = 0; m < NSCALE; m++) {
-			printf("| %d | %s |", sites_of(env.args[t]), usdt_modes[m]);
+			printf("| %d | %s |", sites_of(env.args[t]), usdt_mode_names[m]);
 			for (j = 0; j < NF; j++) {
 				double div = j >= F_MEMCG ? 1024 : 1;
 				struct bench_stat s = bench_stat(m, t * NF + j);
@@ -118,7 +118,7 @@ static void report(void)
 				printf(" %.*f (%.*f-%.*f) |", j < F_MEMCG, s.med, j < F_MEMCG,
 				       s.min, j < F_MEMCG, s.max);
 				bench_csv("%d,%s,%s,%.3f,%.3f,%.3f\n", sites_of(env.args[t]),
-					  usdt_modes[m], fname[j], s.med, s.min, s.max);
+					  usdt_mode_names[m], fname[j], s.med, s.min, s.max);
 			}
 			printf("\n");
 		}
@@ -136,7 +136,7 @@ const struct bench bench_scale = {
 	.max_args = MAX_TARGETS,
 	.validate = validate,
 	.setup = setup,
-	.variants = usdt_modes,
+	.variants = usdt_mode_names,
 	.nvariants = NSCALE,
 	.item_per_arg = true,
 	.child = child,

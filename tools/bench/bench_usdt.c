@@ -130,7 +130,7 @@ static void child(int v, int item)
 		fire(i / NK, nargs[i % NK], 1);	/* warm up */
 	}
 	if (v != V_EMPTY && (v == M_IP) == map_is_empty(o.ip_map))
-		bench_die("%s mode, but the IP map is %sempty", usdt_modes[v],
+		bench_die("%s mode, but the IP map is %sempty", usdt_mode_names[v],
 			  v == M_IP ? "" : "not ");
 
 	for (r = 0; r < env.rounds; r++) {
@@ -157,7 +157,7 @@ static void child(int v, int item)
 		if (o.hits[k] != NSITE * want || o.sums[k] != NSITE * want * k * (k + 1) / 2 ||
 		    *o.errors)
 			bench_die("%s, %d args: %llu hits (want %llu), sum %llu, %llu errors",
-				  usdt_modes[v], k, (unsigned long long)o.hits[k],
+				  usdt_mode_names[v], k, (unsigned long long)o.hits[k],
 				  (unsigned long long)(NSITE * want), (unsigned long long)o.sums[k],
 				  (unsigned long long)*o.errors);
 	}

@@ -13,7 +13,6 @@
 #include "bench_usdt_inline.skel.h"
 #include "bench_usdt_switch.skel.h"
 
-const char *const usdt_modes[NMODE] = { "attach data", "cookie + ARRAY", "IP + HASH" };
 
 /* IP + HASH mode: libbpf uses its no-cookie fallback when the kernel appears
  * to lack bpf_get_attach_cookie().  libbpf.a is one relocatable object, so

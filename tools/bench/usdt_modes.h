@@ -17,10 +17,11 @@
 #define USDT_MODES_H
 
 #include <linux/types.h>
+#include "libbpf_usdt_mode.h"	/* tools/common: the modes and their names */
 
-enum { M_AD, M_ARRAY, M_IP, NMODE };
+enum { M_AD = USDT_MODE_ATTACH_DATA, M_ARRAY = USDT_MODE_COOKIE, M_IP = USDT_MODE_IP,
+       NMODE = USDT_MODE_CNT };
 #define USDT_NK 4
-extern const char *const usdt_modes[NMODE];
 
 struct usdt_obj {
 	struct bench_usdt *ad;		/* attach data mode's skeleton */

@@ -21,6 +21,7 @@
 #include <bpf/libbpf.h>
 #include "usdt.h"
 #include "usdt_probes.h"
+#include "libbpf_usdt_mode.h"
 #include "usdt.skel.h"
 #include "usdt_noad.skel.h"
 #include "version.h"
@@ -610,16 +611,6 @@ static void choose_hist_args(void)
 	free(decided);
 }
 
-/* What the program loaded and attached with: libbpf's USDT mode. */
-static const char *usdt_mode(const struct bpf_program *prog)
-{
-	if (bpf_program__attach_data_type(prog))
-		return "attach data";
-	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_KPROBE, BPF_FUNC_get_attach_cookie, NULL) > 0)
-		return "cookie + ARRAY";
-	return "IP + HASH";
-}
-
 static double now(void)
 {
 	struct timespec ts;
@@ -1018,7 +1009,7 @@ static void attach_probes(struct tracer *tr)
 	snprintf(tr->attached, sizeof(tr->attached),
 		 "usdt: %d probe%s (%d site%s) of %s, %s mode, %d link%s%s, attached in %.3f s; ",
 		 traced_cnt, plural(traced_cnt), tr->sites, plural(tr->sites), tr->path,
-		 usdt_mode(tr->t.prog), tr->link_cnt, plural(tr->link_cnt),
+		 usdt_mode_names[usdt_prog_mode(tr->t.prog)], tr->link_cnt, plural(tr->link_cnt),
 		 env.specialize ? ", specialized" : "", now() - t0);
 	if (tr->cmd)
 		snprintf(tr->attached + strlen(tr->attached),
