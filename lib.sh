@@ -36,6 +36,10 @@ series_hash() {	# series_hash [DIR]: of the SERIES' patches, in the order of the
 		cat "${1:-$TOP/patches}/$s"/*.patch 2>/dev/null || true
 	done | sha256sum | cut -c1-16
 }
+# series_tree [TREE]: the series' identity as records carry it: the git tree
+# of TREE's (build/linux's) HEAD, the code of all five series, not their
+# messages; the same on any machine that applies the same patches
+series_tree() { git -C "${1:-$KSRC}" rev-parse 'HEAD^{tree}' | cut -c1-16; }
 record_series() { echo "$(series_hash "$1") $(git -C "$KSRC" rev-parse HEAD)" >"$SERIES_STATE"; }
 # tree_as_recorded: build/linux's HEAD is the commit recorded when patches/
 # was last applied or exported, with no uncommitted change

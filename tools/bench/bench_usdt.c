@@ -4,7 +4,7 @@
  * bpf_usdt_arg() (progs/bench_usdt.c), in libbpf's three modes
  * (usdt_modes.h), and of an empty program (progs/bench_usdt_floor.c's); on
  * int3 sites (bench:argsK, <sys/sdt.h>'s single nop, which the uprobe turns
- * into a trap) and on nop10 sites (bench10:argsK, usdt_nop10.c: the kernel
+ * into a trap) and on nop10 sites (bench10:argsK, usdt_fire.c with USDT_FIRE_NOP10: the kernel
  * turns the uprobe into a call).  libbpf picks the mode once per process, so
  * every (repetition, variant) runs in a child process of its own, variants
  * in a rotating order; each child times ROUNDS x CALLS calls of every probe,
@@ -17,7 +17,6 @@
  */
 #include <errno.h>
 #include <string.h>
-#include <sys/sdt.h>
 #include <bpf/libbpf.h>
 #include "bench.h"
 #include "usdt_modes.h"
@@ -45,42 +44,6 @@ static void fire(int site, int k, int n)
 
 const int usdt_nargs[NK] = { 1, 3, 6, 12 };
 #define nargs usdt_nargs
-
-/* The traced functions: arguments beyond the sixth are on the stack, so the
- * 6- and 12-argument probes read memory as well as registers.
- */
-__attribute__((noinline)) void fire1(long a)
-{
-	STAP_PROBE1(bench, args1, a);
-}
-
-__attribute__((noinline)) void fire3(long a, long b, long c)
-{
-	STAP_PROBE3(bench, args3, a, b, c);
-}
-
-__attribute__((noinline)) void fire6(long a, long b, long c, long d, long e, long f)
-{
-	STAP_PROBE6(bench, args6, a, b, c, d, e, f);
-}
-
-__attribute__((noinline)) void fire12(long a, long b, long c, long d, long e, long f,
-				      long g, long h, long i, long j, long k, long l)
-{
-	STAP_PROBE12(bench, args12, a, b, c, d, e, f, g, h, i, j, k, l);
-}
-
-void usdt_fire(int k, int n)
-{
-	while (n--) {
-		switch (k) {
-		case 1: fire1(1); break;
-		case 3: fire3(1, 2, 3); break;
-		case 6: fire6(1, 2, 3, 4, 5, 6); break;
-		default: fire12(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12); break;
-		}
-	}
-}
 
 static int map_is_empty(struct bpf_map *map)
 {

@@ -55,6 +55,7 @@ boot 4 "$based" icount-base -i 0 -- kprobe_multi
 	echo -n "kernel: $(git -C "$KSRC" log -1 --format=%s base) + the $(series_count) patches of patches/"
 	if series_current; then
 		echo ";"
+		echo "Series: $(series_tree) (the git tree of build/linux's HEAD: selftests/records.sh);"
 	else	# local kernel work, not exported yet
 		echo " (not as exported: ${KSRC#"$TOP"/} is at $(git -C "$KSRC" rev-list --count base..HEAD) commits,"
 		echo "$(git -C "$KSRC" log -1 --format='%h %s'), plus any uncommitted changes);"

@@ -57,10 +57,8 @@ void usdt_open_inline(struct usdt_obj *o);
 void usdt_open_switch(struct usdt_obj *o);
 void usdt_close(struct usdt_obj *o);
 
-/* bench_usdt.c's probes: bench:argsK, K = usdt_nargs[i]; fire probe K N times */
+/* The probes bench:argsK, K = usdt_nargs[i] (tools/common/usdt_fire.c) */
 extern const int usdt_nargs[USDT_NK];
-void usdt_fire(int k, int n);
-/* The same probes as bench10:argsK, on nop10 sites (usdt_nop10.c) */
-void usdt_fire10(int k, int n);
+#include "usdt_fire.h"
 
 #endif

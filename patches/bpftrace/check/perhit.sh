@@ -14,7 +14,8 @@ T=$B/perhit
 CALLS=${CALLS:-2000} ROUNDS=${ROUNDS:-5}
 [ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd
 set -eu
-cc -O2 -Wall -o "$T" "$TOP/patches/bpftrace/check/perhit.c"
+cc -O2 -Wall -DUSDT_FIRE_PROVIDER=perhit -I"$TOP/tools/common" -o "$T" \
+	"$TOP/patches/bpftrace/check/perhit.c" "$TOP/tools/common/usdt_fire.c"
 uname -r >"$B/perhit.kernel"
 git -C "$TOP/build/linux" log -1 --format='tree: %h ("%s")' >>"$B/perhit.kernel" || true
 "$T" "$CALLS" "$ROUNDS" >"$B/perhit-none.out"
