@@ -43,6 +43,10 @@ result() {	# result VERDICT NAME
 	printf '%s %s\n' "$1" "$2" | tee -a "$RES/results.txt"
 }
 
+# The committed records that are not of the series as it is now: a line
+# each (README.md, "The two commands").
+[ $debug = 1 ] || "$TOP/selftests/records.sh"
+
 # Host-side tests: each script is one test, named after it (not with
 # --debug: they do not boot a kernel).
 for t in "$TOP"/selftests/host/*.sh; do
@@ -164,6 +168,7 @@ debug_summary() {
 	echo
 	echo "- project: $(git -C "$TOP" log -1 --format='%h %s')$(git -C "$TOP" diff --quiet HEAD -- 2>/dev/null || echo ' (with uncommitted changes)')"
 	echo "- kernel: $(git -C "$KSRC" log -1 --format='%h %s'), $(git -C "$KSRC" rev-list --count base..HEAD) commits on Debian's $SRC_PKG $SRC_VERSION"
+	echo "- series: $(series_tree "$KSRC") (the git tree of that commit: selftests/records.sh)"
 	echo "- config: tinyconfig + Kconfig.fragment + kernel/Kconfig.debug (generic KASAN with KASAN_VMALLOC, PROVE_LOCKING, PROVE_RCU, DEBUG_ATOMIC_SLEEP, KMEMLEAK, KFENCE sampled every 1 ms)"
 	echo "- date: $(date -u +%F), on $(nproc) cores; QEMU TCG"
 	[ -z "$filter" ] || echo "- tests: test_progs -a '$filter' (not the whole run: no fuzzer's long run)"
