@@ -1,10 +1,10 @@
 # attach data: per-attachment BTF-typed storage for BPF programs.
 #
 #   make test      build what is missing, boot the VM, run every test
-#   make run       the same, with readable output (the newcomer's entry point)
+#   make test V=1  the same, showing every command and every check as it passes
 #   make help      all targets
 #
-# V=1 shows every command; T=GLOB[/GLOB] runs matching tests only.
+# V=1 is the one verbose switch; T=GLOB[/GLOB] runs matching tests only.
 
 SHELL	:= /bin/bash
 TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
@@ -27,7 +27,7 @@ Q = @
 MAKEFLAGS += --no-print-directory
 endif
 
-.PHONY: help deps tree config kernel libbpf bpftool vmlinux-h selftests selftests-usdt usdt install test run bench bench-save \
+.PHONY: help deps tree config kernel libbpf bpftool vmlinux-h selftests selftests-usdt usdt install test bench bench-save \
 	test-debug test-debug-save gate vm-shell export tree-reset checkpatch clean
 
 help:
@@ -107,10 +107,6 @@ install: usdt
 ## test        run every test (host checks + VM); ends with "N passed, N failed"
 test: selftests selftests-usdt usdt
 	$(Q)selftests/run.sh $(T)
-
-## run         build, boot the patched kernel and run the tests, verbosely
-run: selftests selftests-usdt usdt
-	$(Q)VERBOSE_TESTS=1 selftests/run.sh $(T)
 
 ## test-debug  make test's tests of the patched kernel on a debug kernel (KASAN, lockdep,
 ##             kmemleak, KFENCE) + the fuzzer's long run, all in build/debug/ (selftests/README.md: time)

@@ -73,7 +73,7 @@ vm_tests() {
 	while [ "$1" != -- ]; do vmopts+=("$1"); shift; done
 	shift
 	tpopts=("$@")
-	[ -z "${VERBOSE_TESTS:-}" ] || tpopts+=(-v)
+	[ "$V" != 1 ] || tpopts+=(-v)
 	# The debug kernel is 3-5 times slower: test_progs' per-test watchdog
 	# (120 s) likewise.
 	[ $debug = 0 ] || tpopts+=(-w 600)
@@ -91,10 +91,10 @@ vm_tests() {
 		--json-summary="$RES/$name.json") >"$RES/$name.vm.log" 2>&1
 	rc=$?
 	set -e
-	[ -z "${VERBOSE_TESTS:-}" ] || cat "$RES/$name.vm.log"
+	[ "$V" != 1 ] || cat "$RES/$name.vm.log"
 	lines=$("$TOP/selftests/tp-results.py" "$label" "$RES/$name.vm.log" "$RES/$name.json") || true
 	printf '%s\n' "$lines" | tee -a "$RES/results.txt"
-	if grep -q '^FAIL ' <<<"$lines" && [ -z "${VERBOSE_TESTS:-}" ]; then
+	if grep -q '^FAIL ' <<<"$lines" && [ "$V" != 1 ]; then
 		# (head closing the pipe early is no failure)
 		sed -n '/^All error logs:/,$p' "$RES/$name.vm.log" | sed 's/^/    | /' | head -n 200 || true
 	fi

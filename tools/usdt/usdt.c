@@ -483,14 +483,15 @@ static void check_list_patterns(const char *where, char **pats, int pat_cnt, con
 static int list_path(const char *path, char **pats, int pat_cnt)
 {
 	bool *used = calloc(pat_cnt + 1, sizeof(*used));
+	int shown;
 
 	if (!used)
 		die("out of memory");
-	if (list_binary(path, false, pats, pat_cnt, used) < 0)
-		return -1;
-	check_list_patterns(path, pats, pat_cnt, used);
+	shown = list_binary(path, false, pats, pat_cnt, used);
+	if (shown >= 0)
+		check_list_patterns(path, pats, pat_cnt, used);
 	free(used);
-	return 0;
+	return shown < 0 ? -1 : 0;
 }
 
 /* -l -p PID [PROBE]...: each file the process maps executable, the
