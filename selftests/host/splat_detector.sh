@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# vm/splat.sh on serial logs recorded from this project's guest kernel: a
-# clean boot passes; every recorded splat fails and is quoted.
+# vm/splat.sh on serial logs recorded from this project's guest kernel (a
+# 6.12 build, in logs/): a clean boot passes; every recorded splat fails and
+# is quoted.
 set -euo pipefail
 dir=$(dirname "$0")
 splat=$dir/../../vm/splat.sh

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # `make install PREFIX=DIR` puts the usdt tool and its man page under DIR;
+# the man page renders without a warning and has every option of --help;
 # the installed tool runs on the host's own kernel (attach data or not: it
 # says which mode libbpf fell back to) and counts usdt_rip's hits.
 set -euo pipefail

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The VM runner must fail a run whose kernel printed a WARNING, even though
-# the command itself succeeded, and quote the splat.  LKDTM provokes a real
-# WARN() in the guest kernel.
+# the command itself succeeded: exit 99, and quote the splat.  LKDTM
+# provokes a real WARN() in the guest kernel.
 set -euo pipefail
 . "$(dirname "$0")/../../lib.sh"
 

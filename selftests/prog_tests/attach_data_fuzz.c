@@ -5,7 +5,10 @@
  *
  * Three subtests, each a sequence of cases drawn from a seeded PRNG:
  *
- *   types        random BTF types declared at BPF_PROG_LOAD
+ *   types        random BTF types (nesting, unions, arrays of structs,
+ *                modifier and typedef chains, pointers and special structs
+ *                at any depth, sizes at and past the limits, the worst
+ *                shapes for the type check) declared at BPF_PROG_LOAD
  *                (attach_data_btf_id) by kprobe, uprobe, uprobe_multi and
  *                tracepoint programs, and by program types that cannot own
  *                attach data: accepted or refused, with the errno, as the
@@ -20,11 +23,14 @@
  *                uprobe, tracepoint or uprobe_multi link and run: what they
  *                read and wrote is compared with an emulation (results map,
  *                link info's copy of the blob);
- *   link_create  random BPF_LINK_CREATE attach data fields on perf-event
- *                links (kprobe, uprobe, tracepoint) and uprobe_multi links:
- *                success with the blob(s) read back through link info and
- *                seen by the program, or the errno of the docs' "Attaching"
- *                table.
+ *   link_create  random BPF_LINK_CREATE attach data fields (pointers,
+ *                sizes, counts) on perf-event links (kprobe, uprobe,
+ *                tracepoint) and uprobe_multi links: success with the
+ *                blob(s) read back through link info and seen by the
+ *                program, or the errno of the docs' "Attaching" table; on
+ *                kprobe_multi links by name (counts, symbol arrays, names
+ *                given twice) and raw tracepoint links
+ *                (BPF_RAW_TRACEPOINT_OPEN): the errno only.
  *
  * Every case draws from its own PRNG state, derived from the seed, the
  * subtest and the case number, so that one case can be run alone.  Every
@@ -96,7 +102,8 @@
  * steps, unbounded in practice and deaf to signals (10,000 members behind
  * 10,000 typedefs, a BTF of 240 KB, took 3.6 s under TCG; this fuzzer found
  * it); it now takes each modifier's resolved type in one step, so these
- * load within the per-call limit however long the chain.
+ * load within the per-call limit however long the chain.  attach_data's
+ * types subtest keeps the case.
  */
 #define FZ_CHAIN_MAX		20000
 static long fz_chain_max = FZ_CHAIN_MAX;

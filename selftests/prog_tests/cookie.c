@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* BPF cookies through perf-event links: kprobe, uprobe and tracepoint.
- * Each subtest attaches one program twice with cookies of disjoint bits
- * (one in the high half, to catch truncation) and fires the probe once;
- * the tracepoint program goes to sys_enter and sys_exit of getpgid.
+ * Each subtest attaches one program twice, two perf-event links with
+ * cookies of disjoint bits (one in the high half, to catch truncation),
+ * fires the probe once, and each run must read its own link's cookie with
+ * bpf_get_attach_cookie(); the tracepoint program goes to sys_enter and
+ * sys_exit of getpgid.
  */
 #include <sys/syscall.h>
 #include "test_progs.h"

@@ -5,7 +5,11 @@
  * arguments is a USDT program.  Built as users build them: skeletons,
  * auto-attach, bpftrace's own sections, bpf_map__set_max_entries(),
  * autoload turned on after bpf_object__prepare().  Each subtest runs on
- * every kernel make test boots, in the mode libbpf picks there.
+ * every kernel, in the mode libbpf picks there, with the libbpf of every
+ * series and with the fixes and usdt series' libbpf alone; each case failed
+ * with v2 of the attach data series ("v2" below).  On 5.10, whose libbpf
+ * needs a PID to attach to a PIE, the subtests that auto-attach or attach
+ * with PID -1 cannot run.
  *
  *   shared_helper           usdt/kprobe/uprobe programs sharing a helper that
  *                           calls bpf_usdt_arg(), auto-attached: all attach

@@ -9,7 +9,13 @@
  * executable, from the right one of two files' statics of the same name,
  * from the library, at two sites of one probe with the same argument
  * string.  In the mode this kernel gives, with cookie + ARRAY, and with
- * bpf_usdt_arg() inlined.
+ * bpf_usdt_arg() inlined (BPF_USDT_ARG_INLINE); on kernels without attach
+ * data too.
+ *
+ * Real binaries have such arguments: PostgreSQL's postgres passes
+ * -4@NBuffers(%rip) and -4@40+CheckpointStats(%rip).  gcc writes "off+sym",
+ * clang "sym+off".  Before "libbpf: Support RIP-relative USDT arguments
+ * that name a symbol", libbpf refused them with EINVAL in every mode.
  */
 #include <sys/wait.h>
 #include "test_progs.h"
@@ -61,6 +67,10 @@ static int run_procs(const char *exe, pid_t *pids)
 	return ok;
 }
 
+/* Each hit's arguments must be its own process's.  rip:main has two sites
+ * with the same argument string, which is a different offset at each site:
+ * spec IDs are shared by parsed spec, not by argument string.
+ */
 static void check_recs(const struct rec *recs, unsigned int cnt, const pid_t *pids)
 {
 	int hits[PROCS][P_CNT] = {};

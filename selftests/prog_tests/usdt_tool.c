@@ -180,6 +180,11 @@ static void check_mode(const char *err, bool opt_out, int links)
 	ASSERT_OK_PTR(strstr(err, buf), "link_count");
 }
 
+/* trace_gcc, trace_clang: usdt_rip's program of that build traced under
+ * -- COMMAND, in the mode this kernel gives (trace_cookie_mode: -m cookie,
+ * cookie + ARRAY): each printed hit carries the process's arguments, in
+ * every argument form.
+ */
 static void subtest_trace(const char *variant, bool cookie_mode)
 {
 	char exe[64];
@@ -216,6 +221,9 @@ static void subtest_trace_specialized(void)
 	free(r);
 }
 
+/* BINARY a shared library: the probe of usdt_rip's library, hit while its
+ * program runs, with the library's arguments.
+ */
 static void subtest_library(void)
 {
 	struct run *r = calloc(1, sizeof(*r));
@@ -235,6 +243,9 @@ static void check_counts(const char *out)
 	ASSERT_OK_PTR(strstr(out, "           4  total, 3 of 3 probes hit\n"), "total");
 }
 
+/* -C: the table of hits per probe, all probes in one link, or
+ * (count_link_per_probe) with --link-per-probe.
+ */
 static void subtest_count(bool link_per_probe)
 {
 	struct run *r = calloc(1, sizeof(*r));
@@ -252,8 +263,9 @@ static void subtest_count(bool link_per_probe)
 	free(r);
 }
 
-/* A probe behind a semaphore fires (sema exits 3 otherwise), and -s reads
- * its string, or says it cannot.
+/* A probe behind a semaphore fires only when the tool raises the semaphore
+ * (sema exits 3 otherwise), and -s reads its string, or says that the
+ * argument is no readable string.
  */
 static void subtest_semaphore_string(void)
 {
@@ -277,6 +289,7 @@ static int count_str(const char *s, const char *needle)
 	return n;
 }
 
+/* -l: every site of every probe, with its arguments, and its semaphore. */
 static void subtest_list(void)
 {
 	struct run *r = calloc(1, sizeof(*r));
@@ -420,6 +433,7 @@ static void subtest_stubborn_command(void)
 	free(r);
 }
 
+/* Each bad input: the tool's message and its exit status. */
 static void subtest_errors(void)
 {
 	const struct {
@@ -515,7 +529,8 @@ static void subtest_cmd_string(void)
 }
 
 /* BINARY named as tplist -l and bpftrace take it: a library the linker's
- * cache knows (stdc++, libstdc++, libstdc++.so.6), a program in $PATH.
+ * cache knows (stdc++, libstdc++, libstdc++.so.6), a program in $PATH, and
+ * a program before the library of its name.
  */
 static void subtest_binary_name(void)
 {
@@ -687,7 +702,11 @@ out:
 
 #define BURST 20000
 
-/* A burst of hits with two strings each, printed: none lost, each once. */
+/* A burst of 20,000 hits with two strings each, printed: none lost, each
+ * once; in this kernel's mode, in cookie + ARRAY, with a link per probe and
+ * with --specialize (burst, burst_cookie_mode, burst_link_per_probe,
+ * burst_specialized).
+ */
 static void subtest_burst(const char *opt)
 {
 	struct run *r = calloc(1, sizeof(*r));
@@ -1019,9 +1038,10 @@ static long jvm_slack(const char *probe, long hits)
 	return -1;
 }
 
-/* Debian's libjvm.so: all its probes in one link, attach data mode; `java
- * -version` under the tool hits the same probes as with a link per probe,
- * as often where its run is deterministic.
+/* Debian's libjvm.so: all its probes (517 in Debian's OpenJDK 17) in one
+ * link, attach data mode; `java -Xint -version` under the tool hits the
+ * same probes as with a link per probe, as often where its run is
+ * deterministic (class loading and initialization, JNI).
  */
 static void subtest_libjvm(void)
 {
@@ -1053,8 +1073,9 @@ out:
 
 /* Debian's postgres, in single-user mode on a data directory that
  * selftests/Makefile made with its initdb: all its probes (each behind a
- * semaphore) in one link count what a link per probe counts, and the
- * checkpoint's RIP-relative arguments are what postgres logs.
+ * semaphore) in one link count what a link per probe counts; the two
+ * checkpoints' RIP-relative arguments are what postgres logs; and a link
+ * per probe decodes the same hits with the same arguments.
  */
 #define PG_BIN "/usr/lib/postgresql/15/bin/postgres"
 #define PG_DIR "/tmp/usdt_tool_pg"
