@@ -13,8 +13,8 @@
 #include "bench.h"
 
 extern const struct bench bench_lookup, bench_kprobe, bench_uprobe, bench_kprobe_multi,
-	bench_fentry, bench_lock, bench_usdt, bench_fetch, bench_scale, bench_probes,
-	bench_kmulti_attach;
+	bench_fentry, bench_lock, bench_timer, bench_usdt, bench_fetch, bench_scale,
+	bench_probes, bench_kmulti_attach;
 
 static const struct bench *const benchs[] = {
 	&bench_lookup,	/* group 1: per access */
@@ -23,6 +23,7 @@ static const struct bench *const benchs[] = {
 	&bench_kprobe_multi,
 	&bench_fentry,
 	&bench_lock,	/* group 1: per hit, under a lock */
+	&bench_timer,	/* group 1: per hit, re-arming a timer */
 	&bench_usdt,	/* group 2 */
 	&bench_fetch,
 	&bench_scale,	/* group 3 */

@@ -2,10 +2,10 @@
 # Runs in the guest (from build/bench/bin): the benchmarks of one boot.
 #   guest.sh OUT TAG UNIT LABEL GROUPS
 # writes OUT/GROUP-TAG.{md,csv} for each of GROUPS (lookup, kprobe, uprobe,
-# kprobe_multi, fentry, lock, usdt, fetch, scale, probes, kmulti_attach: the names
+# kprobe_multi, fentry, lock, timer, usdt, fetch, scale, probes, kmulti_attach: the names
 # of the benchmarks in ./bench); stops at the first failure.  A TAG ending
-# in -base is the series' base, without attach data: the kprobe, uprobe and
-# kprobe_multi groups leave that variant out there (bench -A).
+# in -base is the series' base, without attach data: the kprobe, uprobe,
+# kprobe_multi and timer groups leave those variants out there (bench -A).
 set -eu
 out=$1 tag=$2 unit=$3 label=$4
 shift 4
@@ -21,6 +21,7 @@ for g in "$@"; do
 	fentry)
 		./bench fentry -n 20000 -r 15 -o "$out/$g-$tag.csv" -u "$unit" -l "$label" ;;
 	lock)	./bench lock -n 20000 -r 15 -o "$out/lock-$tag.csv" -u "$unit" -l "$label" ;;
+	timer)	./bench timer $noad -n 20000 -r 15 -o "$out/timer-$tag.csv" -u "$unit" -l "$label" ;;
 	usdt)	./bench usdt -p 5 -r 3 -n 2000 -o "$out/usdt-$tag.csv" -u "$unit" -l "$label" ;;
 	fetch)	./bench fetch -p 3 -r 3 -n 2000 -o "$out/fetch-$tag.csv" -u "$unit" -l "$label" ;;
 	scale)	./bench scale -p 3 -o "$out/scale-$tag.csv" -l "$label" \

@@ -3,8 +3,9 @@
 # -icount shift=0 (the guest clock counts instructions: deterministic) and
 # one on the wall clock of whatever accelerator ran; then the lookups again
 # on the series + an experiment inlining bpf_get_attach_cookie() (after);
-# then kprobe_multi on the series' base, Debian's source with the same
-# .config (tools/bench/base-kernel.sh), to compare with the series.
+# then kprobe_multi and the map timers on the series' base, Debian's source
+# with the same .config (tools/bench/base-kernel.sh), to compare with the
+# series.
 # The benchmarks are build/bench/bin/bench (tools/bench/Makefile).
 # Results in build/bench/results/: CSV + Markdown per group and boot, PNG per group,
 # summary.md (all tables, printed at the end).
@@ -38,13 +39,15 @@ boot() {	# boot N KERNEL TAG [-i 0] -- GROUPS...
 		die "bench: the $tag boot failed, see $out/$tag.vm.log"
 }
 after=$KSRC/arch/x86/boot/bzImage
-boot 1 "$after" icount -i 0 -- lookup kprobe uprobe kprobe_multi fentry lock usdt fetch
-boot 2 "$after" wall -- lookup kprobe uprobe kprobe_multi fentry lock usdt fetch scale probes kmulti_attach
+boot 1 "$after" icount -i 0 -- lookup kprobe uprobe kprobe_multi fentry lock timer usdt fetch
+boot 2 "$after" wall -- lookup kprobe uprobe kprobe_multi fentry lock timer usdt fetch scale probes \
+	kmulti_attach
 boot 3 "$inlined" icount-inline -i 0 -- lookup kprobe uprobe
-boot 4 "$based" icount-base -i 0 -- kprobe_multi
+boot 4 "$based" icount-base -i 0 -- kprobe_multi timer
 
 "$bench/inline-table.sh" "$out" icount
 "$bench/base-table.sh" "$out" kprobe_multi icount
+"$bench/base-table.sh" "$out" timer icount
 "$bench/plot.sh" "$out"
 
 {
@@ -64,6 +67,7 @@ boot 4 "$based" icount-base -i 0 -- kprobe_multi
 	echo "tools/bench/run.sh took $((t / 60))m$((t % 60))s (the inlined and base kernels' builds and the four boots)."
 	for f in lookup-icount lookup-wall kprobe-icount kprobe-wall uprobe-icount uprobe-wall \
 		 kprobe_multi-icount kprobe_multi-wall fentry-icount fentry-wall lock-icount lock-wall \
+		 timer-icount timer-wall \
 		 usdt-icount usdt-wall fetch-icount fetch-wall scale-wall probes-wall kmulti_attach-wall; do
 		echo
 		cat "$out/$f.md"
@@ -85,6 +89,13 @@ boot 4 "$based" icount-base -i 0 -- kprobe_multi
 	echo "has no attach data."
 	echo
 	cat "$out/kprobe_multi-icount-base.md"
+	echo
+	echo "### Cost per kprobe hit of a map value's timer, the series against its base (guest instructions)"
+	echo
+	echo "The timer group on the series and on its base, as above: the map rows show what"
+	echo "timers owned by attach data cost the map's (the base has no attach data rows)."
+	echo
+	cat "$out/timer-icount-base.md"
 } >"$out/summary.md"
 cat "$out/summary.md"
 echo
