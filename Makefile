@@ -11,6 +11,8 @@ TOP	:= $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 BUILD	:= $(TOP)/build
 KSRC	:= $(BUILD)/linux
 BZIMAGE	:= $(KSRC)/arch/x86/boot/bzImage
+# The last series of lib.sh's SERIES: the branch with all of them
+TIP	:= $(shell . $(TOP)/lib.sh && echo "$${SERIES[-1]}")
 # The series without attach data (fixes, usdt, kprobe-ctx): a worktree at
 # branch kprobe-ctx and what is built from it, for Debian's stock kernels.
 UBUILD	:= $(BUILD)/selftests-usdt
@@ -38,7 +40,7 @@ deps:
 	$(Q)kernel/deps.sh
 
 ## tree        build/linux: Debian's 7.3 source as base commit + git am of patches/'s
-##             five series (fixes, usdt, kprobe-ctx, kprobe-multi, attach-data), a branch each
+##             series (lib.sh's SERIES), a branch each, the last checked out
 tree: deps
 	$(Q)kernel/tree.sh
 
@@ -114,7 +116,7 @@ DBUILD	:= $(BUILD)/debug
 DEBUG_CONFIG := $(TOP)/Kconfig.fragment $(TOP)/kernel/Kconfig.debug
 test-debug: tree
 	$(Q)mkdir -p $(DBUILD) && date +%s >$(DBUILD)/started
-	$(Q)kernel/worktree.sh attach-data $(DBUILD)/linux
+	$(Q)kernel/worktree.sh $(TIP) $(DBUILD)/linux
 	$(Q)ATTACH_DATA_KSRC=$(DBUILD)/linux KCONFIG_FRAGMENTS="$(DEBUG_CONFIG)" kernel/config.sh
 	$(Q)ATTACH_DATA_KSRC=$(DBUILD)/linux COLD_TIME="~35 min" JOBS=$(JOBS) kernel/build.sh
 	$(Q)$(call build_libbpf,$(DBUILD)/linux,$(DBUILD)/libbpf)
@@ -157,7 +159,7 @@ gate: tree
 vm-shell: kernel
 	$(Q)vm/run.sh --shell
 
-## export      write build/linux's five series back to patches/ (format-patch)
+## export      write build/linux's series back to patches/ (format-patch)
 export:
 	$(Q)kernel/export.sh
 

@@ -9,15 +9,23 @@ V=${V:-0}
 # shellcheck source=kernel/source.conf
 . "$TOP/kernel/source.conf"
 
-# The five series, in the order they apply, each on the one before:
+# The series, in the order they apply, each on the one before:
 # patches/NAME/ (git format-patch, with its cover letter) and build/linux's
 # branch NAME.  fixes: fixes of upstream code (bpf tree); usdt: libbpf's USDT
 # work, no kernel change (bpf-next); kprobe-ctx: kprobe programs read their
 # context at a variable offset, and libbpf's USDT uses it (bpf-next);
-# kprobe-multi: fprobe's node for kprobe_multi cookies (bpf-next, with
-# fprobe patches for the tracing tree); attach-data: the feature (RFC).  The
-# last is the branch build/linux has checked out.
-SERIES=(fixes usdt kprobe-ctx kprobe-multi attach-data)
+# attach-data: the feature's core, perf-event and uprobe_multi links, libbpf
+# and its USDT use (RFC); fprobe: fprobe's node for an entry handler (the
+# tracing tree); kprobe-multi: kprobe_multi cookies by that node (bpf-next);
+# attach-data-links: the other link types and bpftool (RFC);
+# attach-data-fields: locks, kptrs, live updates, timers, wq and task_work
+# in attach data (RFC).  The last is the branch build/linux has checked out.
+SERIES=(fixes usdt kprobe-ctx attach-data fprobe kprobe-multi attach-data-links attach-data-fields)
+# A series that needs fewer than all the series before it: the ones it
+# needs, which alone its cover letter lists as prerequisites (its patches
+# apply to the base with them; kernel/export.sh).  The others need all the
+# series before them.
+declare -A SERIES_NEEDS=([fprobe]="" [kprobe-multi]="fprobe")
 series_patches() {	# series_patches [DIR]: DIR's patches, cover letter excluded
 	ls "${1:-$TOP/patches}"/[0-9][0-9][0-9][0-9]-*.patch 2>/dev/null | grep -v '/0000-cover-letter.patch$' || true
 }
@@ -37,7 +45,7 @@ series_hash() {	# series_hash [DIR]: of the SERIES' patches, in the order of the
 	done | sha256sum | cut -c1-16
 }
 # series_tree [TREE]: the series' identity as records carry it: the git tree
-# of TREE's (build/linux's) HEAD, the code of all five series, not their
+# of TREE's (build/linux's) HEAD, the code of all the series, not their
 # messages; the same on any machine that applies the same patches
 series_tree() { git -C "${1:-$KSRC}" rev-parse 'HEAD^{tree}' | cut -c1-16; }
 record_series() { echo "$(series_hash "$1") $(git -C "$KSRC" rev-parse HEAD)" >"$SERIES_STATE"; }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/checkpatch.pl --strict on every patch of the five series.  Fails
+# scripts/checkpatch.pl --strict on every patch of the series.  Fails
 # on any finding that kernel/checkpatch.accept does not list (by type and
 # file, with the reason there); accepted findings are counted, not hidden.
 set -euo pipefail

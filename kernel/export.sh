@@ -15,6 +15,22 @@ last=${SERIES[-1]}
 [ "$(git_k symbolic-ref -q --short HEAD)" = "$last" ] ||
 	die "$KSRC: check out branch $last (the last series) to export"
 
+# only_needs SERIES COVER: COVER lists as prerequisites only the patches of
+# the series SERIES needs (lib.sh's SERIES_NEEDS), not all the series before
+# it in the stack.
+only_needs() {
+	local n p s2 keep=
+	for n in ${SERIES_NEEDS[$1]}; do
+		p=base
+		for s2 in "${SERIES[@]}"; do [ "$s2" = "$n" ] && break; p=$s2; done
+		keep+=$(git_k log --reverse --format=%H "$p..$n" | while read -r c; do
+			git_k show "$c" | git_k patch-id --stable | cut -d' ' -f1; done)$'\n'
+	done
+	awk -v keep="$keep" 'BEGIN { n = split(keep, k, "\n"); for (i = 1; i <= n; i++) if (k[i] != "") ok[k[i]] = 1 }
+		/^prerequisite-patch-id: / && !($2 in ok) { next } { print }' "$2" >"$2.tmp"
+	mv "$2.tmp" "$2"
+}
+
 out=${1:-$TOP/patches}
 prev=base total=0
 for s in "${SERIES[@]}"; do
@@ -37,6 +53,7 @@ for s in "${SERIES[@]}"; do
 			--cover-from-description=subject --base=base --subject-prefix="$prefix" \
 			-o "$dir" "$prev..$s"
 		sed -i "s/^Date: .*/Date: $(git_k log -1 --format=%aD "$s")/" "$dir/0000-cover-letter.patch"
+		[ -z "${SERIES_NEEDS[$s]+set}" ] || only_needs "$s" "$dir/0000-cover-letter.patch"
 	else
 		rm -f "$dir/0000-cover-letter.patch"
 	fi

@@ -66,7 +66,7 @@ done
 # MODE is the USDT mode libbpf must choose on that kernel (the tests assert
 # it).  Logs go to $RES/NAME.*; result names get LABEL as a prefix; a kernel
 # splat fails LABEL"kernel_log_clean"(NAME).  Output goes to stdout.  TPDIR
-# holds the test_progs to run: build/selftests (all five series) unless set.
+# holds the test_progs to run: build/selftests (all the series) unless set.
 vm_tests() {
 	local name=$1 label=$2 mode=$3 rc lines vmopts=() tpopts=()
 	shift 3
