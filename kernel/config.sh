@@ -5,18 +5,36 @@
 #
 #   kernel/config.sh                    build/linux, Kconfig.fragment
 #   KCONFIG_FRAGMENTS="A B ..." kernel/config.sh   another list, in order
+#   KCONFIG_BASE=empty kernel/config.sh  the fragments on an empty .config,
+#                                        as BPF CI configures its kernels
+#                                        (olddefconfig's defaults for the rest)
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 read -ra frags <<<"${KCONFIG_FRAGMENTS:-$TOP/Kconfig.fragment}"
+base=${KCONFIG_BASE:-tinyconfig}
+case $base in
+tinyconfig|empty) ;;
+*) die "KCONFIG_BASE: tinyconfig or empty, not $base" ;;
+esac
+# What the config was made of; the base only when it is not the default,
+# so that the stamp of an existing tinyconfig tree stays valid.
+inputs() {
+	[ "$base" = tinyconfig ] || echo "# KCONFIG_BASE=$base"
+	cat "${frags[@]}"
+}
 stamp=$KSRC/.config.fragment
-if [ -f "$KSRC/.config" ] && [ -f "$stamp" ] && cat "${frags[@]}" | cmp -s - "$stamp"; then
+if [ -f "$KSRC/.config" ] && [ -f "$stamp" ] && inputs | cmp -s - "$stamp"; then
 	exit 0
 fi
 
-say CONFIG "tinyconfig + $(for f in "${frags[@]}"; do printf '%s ' "${f#"$TOP"/}"; done)"
+say CONFIG "$base + $(for f in "${frags[@]}"; do printf '%s ' "${f#"$TOP"/}"; done)"
 kmake() { make -C "$KSRC" -s ARCH=x86_64 "$@"; }
-quiet kmake tinyconfig
+if [ "$base" = empty ]; then
+	: >"$KSRC/.config"
+else
+	quiet kmake tinyconfig
+fi
 quiet "$KSRC/scripts/kconfig/merge_config.sh" -m -O "$KSRC" "$KSRC/.config" "${frags[@]}"
 quiet kmake olddefconfig
 
@@ -36,4 +54,4 @@ done < <(cat "${frags[@]}" | sed -nE 's/^(CONFIG_[A-Za-z0-9_]+)=.*/\1 &/p; s/^# 
 	awk '{ k = $1; sub(/^[^ ]+ /, ""); if (!(k in v)) o[n++] = k; v[k] = $0 }
 	     END { for (i = 0; i < n; i++) print v[o[i]] }')
 [ $bad = 0 ] || { rm -f "$KSRC/.config"; die "the config fragments did not apply cleanly"; }
-cat "${frags[@]}" >"$stamp"
+inputs >"$stamp"

@@ -6,6 +6,7 @@
   gate.py identity                  what the results are results of (16 hex)
   gate.py units SIDE                SIDE's units still to run, one per line
   gate.py args SIDE UNIT            the guest command of UNIT, one word a line
+  gate.py cmdline                   what the guests' kernel command line adds
   gate.py summary                   summary.md on stdout; exit 0 when complete
                                     with 0 regressions, 1 on a problem, 2 when
                                     units remain
@@ -63,6 +64,11 @@ SLICES = int(os.environ.get('GATE_SLICES', 24))		  # default flavour: ~30 tests 
 FLAVOUR_SLICES = int(os.environ.get('GATE_FLAVOUR_SLICES', 4))  # no_alu32, cpuv4
 WATCHDOG = 600			# test_progs -w: a test's time limit, s
 ALONE_WATCHDOG = 3600		# ... for the tests selftests/gate/alone names
+# BPF CI's kernel command line (kernel-patches/vmtest's run script), but
+# kasan_multi_shot: the gate's kernels have no KASAN (selftests/gate/Kconfig).
+# vm/run.sh's own comes first (panic=-1 oops=panic, the console, the root).
+CMDLINE = ('sysctl.vm.panic_on_oom=1 hardlockup_all_cpu_backtrace=1 '
+           'softlockup_all_cpu_backtrace=1 no5lvl log_buf_len=16M')
 FLAVOURS = ('test_progs-no_alu32', 'test_progs-cpuv4')
 NOT_PASS = ('FAIL', 'SKIP', 'MISSING', 'CRASH')
 
@@ -109,11 +115,12 @@ def identity():
     if p.returncode:
         sys.exit(f'gate.py: no kernel tree with a base commit at {ksrc} (make tree)')
     h = hashlib.sha256(p.stdout.encode())
-    for rel in ('Kconfig.fragment', 'selftests/gate/Kconfig', 'selftests/gate/kernels.sh',
+    for rel in ('selftests/gate/Kconfig', 'selftests/gate/kernels.sh',
                 'selftests/gate/build.sh', 'kernel/config.sh'):
         with open(os.path.join(TOP, rel), 'rb') as f:
             h.update(rel.encode() + b'\0' + f.read())
     h.update(f'watchdog={WATCHDOG},{ALONE_WATCHDOG}'.encode())
+    h.update(f'cmdline={CMDLINE}'.encode())
     return h.hexdigest()[:16]
 
 
@@ -449,8 +456,8 @@ def summary():
     npatched = sum(1 for u in left if u.startswith('patched'))
     print('# The gate: the tree\'s suites, patched kernel vs the unpatched base\n')
     print(f'Identity {ident or "?"} (gate.py identity: the source trees of the patched '
-          'and the base kernel, Kconfig.fragment, selftests/gate/Kconfig, kernels.sh and build.sh, '
-          'kernel/config.sh).\n')
+          'and the base kernel, selftests/gate/Kconfig, kernels.sh and build.sh, '
+          'kernel/config.sh, the guests\' limits and kernel command line).\n')
     print(f'{len(units) - npatched} of {len(units)} patched units done; '
           f'{len(left) - npatched} base units to run.\n')
     deny = denylist()
@@ -488,6 +495,8 @@ def main():
         if a is None:
             return 1
         print('\n'.join(a))
+    elif cmd == 'cmdline':
+        print(CMDLINE)
     elif cmd == 'summary':
         return summary()
     else:

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The gate's kernels, as git worktrees of build/linux: build/gate/base at
 # the base commit (Debian's tree, unpatched), build/gate/patched at
-# build/linux's HEAD (commit kernel work first).  One config for both:
-# tinyconfig + Kconfig.fragment + the tree's
-# tools/testing/selftests/bpf/{config,config.x86_64,config.vm} (BPF CI's
-# merge, from the patched tree) + selftests/gate/Kconfig; built (bzImage
-# and modules) with one ccache.
+# build/linux's HEAD (commit kernel work first).  One config for both, made
+# as BPF CI makes its config: an empty .config, the patched tree's
+# tools/testing/selftests/bpf/{config,config.vm,config.x86_64} and
+# tools/testing/selftests/sched_ext/config, in that order, then
+# selftests/gate/Kconfig (vmtest's own fragment, and where we differ), then
+# olddefconfig; built (bzImage and modules) with one ccache.
 #
 #   selftests/gate/kernels.sh SIDE...      SIDE: patched, base
 set -euo pipefail
@@ -29,10 +30,11 @@ for side in "$@"; do
 	worktree_at "$wt" "$rev" "$(git -C "$KSRC" log -1 --format='%h %s' "$rev")"
 	# The config fragments of the patched tree, for both: the series adds
 	# no Kconfig option (kernel/config.sh fails on one that does not stick).
-	st=$KSRC/tools/testing/selftests/bpf
-	ATTACH_DATA_KSRC=$wt KCONFIG_FRAGMENTS="$TOP/Kconfig.fragment $st/config $st/config.x86_64 $st/config.vm $TOP/selftests/gate/Kconfig" \
+	st=$KSRC/tools/testing/selftests
+	ATTACH_DATA_KSRC=$wt KCONFIG_BASE=empty \
+		KCONFIG_FRAGMENTS="$st/bpf/config $st/bpf/config.vm $st/bpf/config.x86_64 $st/sched_ext/config $TOP/selftests/gate/Kconfig" \
 		"$TOP/kernel/config.sh"
-	ATTACH_DATA_KSRC=$wt KTARGETS="bzImage modules" COLD_TIME="${GATE_COLD:-~60 min}" \
+	ATTACH_DATA_KSRC=$wt KTARGETS="bzImage modules" COLD_TIME="${GATE_COLD:-~90 min}" \
 		"$TOP/kernel/build.sh"
 done
 if [ -f "$GATE/base/.config" ] && [ -f "$GATE/patched/.config" ]; then

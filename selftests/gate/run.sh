@@ -21,6 +21,7 @@ export GATE_RESULTS=$RESULTS
 export GATE_TESTS_H=$GATE/patched/tools/testing/selftests/bpf/prog_tests/tests.h
 export GATE_DENYLIST=$GATE/patched/tools/testing/selftests/bpf/DENYLIST
 gate_py=$TOP/selftests/gate/gate.py
+cmdline=$("$gate_py" cmdline)
 budget=${GATE_BUDGET:-0} timeout=${GATE_TIMEOUT:-5400} workers=${GATE_WORKERS:-2}
 [[ $workers =~ ^[1-9][0-9]*$ ]] || die "GATE_WORKERS: a number of guests, not '$workers'"
 t_start=$(date +%s)
@@ -78,7 +79,7 @@ unit() {	# unit SIDE K UNIT: run UNIT in guest K of SIDE, record it
 		rm -f "$tmp.rc" "$tmp.started"
 		vrc=0
 		(cd "$GATE/run-$side-$k" && "$TOP/vm/run.sh" -k "$GATE/$side/arch/x86/boot/bzImage" \
-			-m 4096 -t "$timeout" -l "$tmp.serial" -- \
+			-m 4096 -p "$cmdline" -t "$timeout" -l "$tmp.serial" -- \
 			sh -c ': >"$0.started"; "$@"; echo $? >"$0.rc"' "$tmp" "${cmd[@]}") \
 			>"$tmp.log" 2>&1 || vrc=$?
 		[ $try = 1 ] && [ ! -e "$tmp.started" ] && [ $vrc != 124 ] || break
