@@ -15,20 +15,40 @@ last=${SERIES[-1]}
 [ "$(git_k symbolic-ref -q --short HEAD)" = "$last" ] ||
 	die "$KSRC: check out branch $last (the last series) to export"
 
-# only_needs SERIES COVER: COVER lists as prerequisites only the patches of
-# the series SERIES needs (lib.sh's SERIES_NEEDS), not all the series before
-# it in the stack.
-only_needs() {
-	local n p s2 keep=
-	for n in ${SERIES_NEEDS[$1]}; do
-		p=base
-		for s2 in "${SERIES[@]}"; do [ "$s2" = "$n" ] && break; p=$s2; done
-		keep+=$(git_k log --reverse --format=%H "$p..$n" | while read -r c; do
-			git_k show "$c" | git_k patch-id --stable | cut -d' ' -f1; done)$'\n'
+# on_base SERIES: SERIES' commits replayed without a worktree (git apply
+# --cached, in an index of its own) onto base and the series it needs (lib.sh's SERIES_NEEDS: at
+# most one, itself replayed so), in place of all the series before it; sets
+# FROM and TIP, the range to export.  Its patches then are what they would
+# be posted as: their index lines are of the tree they apply to, and their
+# cover letter lists only the series they need as prerequisites.  Author,
+# committer and dates are kept, so every export replays the same commits.
+declare -A replayed=()
+on_base() {
+	local s=$1 n p s2 c tree msg needs idx=$KSRC/.git/export-index
+	read -ra needs <<<"${SERIES_NEEDS[$s]}"
+	[ ${#needs[@]} -le 1 ] || die "export: $s needs more than one series (SERIES_NEEDS)"
+	FROM=base
+	for n in "${needs[@]}"; do
+		[ -n "${replayed[$n]:-}" ] || die "export: $s needs $n, which SERIES_NEEDS does not list or SERIES lists later"
+		FROM=${replayed[$n]}
 	done
-	awk -v keep="$keep" 'BEGIN { n = split(keep, k, "\n"); for (i = 1; i <= n; i++) if (k[i] != "") ok[k[i]] = 1 }
-		/^prerequisite-patch-id: / && !($2 in ok) { next } { print }' "$2" >"$2.tmp"
-	mv "$2.tmp" "$2"
+	p=base
+	for s2 in "${SERIES[@]}"; do [ "$s2" = "$s" ] && break; p=$s2; done
+	TIP=$FROM
+	for c in $(git_k rev-list --reverse "$p..$s"); do
+		GIT_INDEX_FILE=$idx git_k read-tree "$TIP"
+		git_k diff --binary --full-index "$c^" "$c" | GIT_INDEX_FILE=$idx git_k apply --cached ||
+			die "export: $(git_k log -1 --format='%h %s' "$c") does not apply to base and the series $s needs"
+		tree=$(GIT_INDEX_FILE=$idx git_k write-tree)
+		msg=$(git_k log -1 --format=%B "$c")
+		TIP=$(GIT_AUTHOR_NAME="$(git_k log -1 --format=%an "$c")" GIT_AUTHOR_EMAIL="$(git_k log -1 --format=%ae "$c")" \
+			GIT_AUTHOR_DATE="$(git_k log -1 --format=%aD "$c")" \
+			GIT_COMMITTER_NAME="$(git_k log -1 --format=%cn "$c")" GIT_COMMITTER_EMAIL="$(git_k log -1 --format=%ce "$c")" \
+			GIT_COMMITTER_DATE="$(git_k log -1 --format=%cD "$c")" \
+			git_k commit-tree "$tree" -p "$TIP" <<<"$msg")
+	done
+	rm -f "$idx"
+	replayed[$s]=$TIP
 }
 
 out=${1:-$TOP/patches}
@@ -37,6 +57,15 @@ for s in "${SERIES[@]}"; do
 	git_k merge-base --is-ancestor "$prev" "$s" ||
 		die "$KSRC: branch $s does not contain $prev (rebase with --update-refs keeps them stacked)"
 	n=$(git_k rev-list --count "$prev..$s")
+	range=$prev..$s
+	if [ -n "${SERIES_NEEDS[$s]+set}" ]; then
+		# format-patch takes the cover letter from the range's branch:
+		# the replay gets a branch of its own, with SERIES' description.
+		on_base "$s"
+		git_k branch -f "export/$s" "$TIP"
+		git_k config "branch.export/$s.description" "$(git_k config "branch.$s.description")"
+		range=$FROM..export/$s
+	fi
 	dir=$out/$s
 	mkdir -p "$dir"
 	rm -f "$dir"/[0-9][0-9][0-9][0-9]-*.patch
@@ -46,14 +75,18 @@ for s in "${SERIES[@]}"; do
 		prefix=$(git_k config "branch.$s.subjectprefix" || echo "PATCH bpf-next")
 		# The cover letter gets the newest patch's author and date, not
 		# the exporter's identity and clock: exports are reproducible.
-		# The base is Debian's tree; the series before are prerequisites.
+		# The base is Debian's tree; the series before are prerequisites
+		# (only those it needs, for a series in SERIES_NEEDS: on_base).
 		git_k -c user.name="$(git_k log -1 --format=%an "$s")" \
 			-c user.email="$(git_k log -1 --format=%ae "$s")" \
 			format-patch -q --abbrev=12 --zero-commit --no-signature --cover-letter \
 			--cover-from-description=subject --base=base --subject-prefix="$prefix" \
-			-o "$dir" "$prev..$s"
+			-o "$dir" "$range"
 		sed -i "s/^Date: .*/Date: $(git_k log -1 --format=%aD "$s")/" "$dir/0000-cover-letter.patch"
-		[ -z "${SERIES_NEEDS[$s]+set}" ] || only_needs "$s" "$dir/0000-cover-letter.patch"
+		if [ "$range" != "$prev..$s" ]; then
+			git_k config --remove-section "branch.export/$s"
+			git_k branch -q -D "export/$s"
+		fi
 	else
 		rm -f "$dir/0000-cover-letter.patch"
 	fi
