@@ -27,6 +27,9 @@ stamp=$KSRC/.config.fragment
 if [ -f "$KSRC/.config" ] && [ -f "$stamp" ] && inputs | cmp -s - "$stamp"; then
 	exit 0
 fi
+# No stamp until the new config is made and checked: a run that fails
+# half-way must not leave a .config that a later run takes as done.
+rm -f "$stamp"
 
 say CONFIG "$base + $(for f in "${frags[@]}"; do printf '%s ' "${f#"$TOP"/}"; done)"
 kmake() { make -C "$KSRC" -s ARCH=x86_64 "$@"; }

@@ -23,8 +23,19 @@ last=${SERIES[-1]}
 # cover letter lists only the series they need as prerequisites.  Author,
 # committer and dates are kept, so every export replays the same commits.
 declare -A replayed=()
+idx=$KSRC/.git/export-index
+# The replays' index and branches go, whatever happens.
+cleanup() {
+	local b
+	rm -f "$idx"
+	for b in $(git_k for-each-ref --format='%(refname:short)' refs/heads/export/); do
+		git_k config --remove-section "branch.$b" 2>/dev/null || true
+		git_k branch -q -D "$b"
+	done
+}
+trap cleanup EXIT
 on_base() {
-	local s=$1 n p s2 c tree msg needs idx=$KSRC/.git/export-index
+	local s=$1 n p s2 c tree msg needs
 	read -ra needs <<<"${SERIES_NEEDS[$s]}"
 	[ ${#needs[@]} -le 1 ] || die "export: $s needs more than one series (SERIES_NEEDS)"
 	FROM=base
@@ -37,7 +48,7 @@ on_base() {
 	TIP=$FROM
 	for c in $(git_k rev-list --reverse "$p..$s"); do
 		GIT_INDEX_FILE=$idx git_k read-tree "$TIP"
-		git_k diff --binary --full-index "$c^" "$c" | GIT_INDEX_FILE=$idx git_k apply --cached ||
+		git_k diff-tree -p --binary --full-index "$c^" "$c" | GIT_INDEX_FILE=$idx git_k apply --cached ||
 			die "export: $(git_k log -1 --format='%h %s' "$c") does not apply to base and the series $s needs"
 		tree=$(GIT_INDEX_FILE=$idx git_k write-tree)
 		msg=$(git_k log -1 --format=%B "$c")
@@ -47,7 +58,6 @@ on_base() {
 			GIT_COMMITTER_DATE="$(git_k log -1 --format=%cD "$c")" \
 			git_k commit-tree "$tree" -p "$TIP" <<<"$msg")
 	done
-	rm -f "$idx"
 	replayed[$s]=$TIP
 }
 
@@ -58,20 +68,20 @@ for s in "${SERIES[@]}"; do
 		die "$KSRC: branch $s does not contain $prev (rebase with --update-refs keeps them stacked)"
 	n=$(git_k rev-list --count "$prev..$s")
 	range=$prev..$s
-	if [ -n "${SERIES_NEEDS[$s]+set}" ]; then
-		# format-patch takes the cover letter from the range's branch:
-		# the replay gets a branch of its own, with SERIES' description.
-		on_base "$s"
-		git_k branch -f "export/$s" "$TIP"
-		git_k config "branch.export/$s.description" "$(git_k config "branch.$s.description")"
-		range=$FROM..export/$s
-	fi
+	[ -z "${SERIES_NEEDS[$s]+set}" ] || on_base "$s"
 	dir=$out/$s
 	mkdir -p "$dir"
 	rm -f "$dir"/[0-9][0-9][0-9][0-9]-*.patch
 	if [ "$n" -gt 0 ]; then
 		git_k config "branch.$s.description" >/dev/null ||
 			git_k config "branch.$s.description" "$(printf '%s\n\n*** BLURB HERE ***' "$s")"
+		if [ -n "${SERIES_NEEDS[$s]+set}" ]; then
+			# format-patch takes the cover letter from the range's
+			# branch: the replay gets one, with SERIES' description.
+			git_k branch -f "export/$s" "$TIP"
+			git_k config "branch.export/$s.description" "$(git_k config "branch.$s.description")"
+			range=$FROM..export/$s
+		fi
 		prefix=$(git_k config "branch.$s.subjectprefix" || echo "PATCH bpf-next")
 		# The cover letter gets the newest patch's author and date, not
 		# the exporter's identity and clock: exports are reproducible.
@@ -83,10 +93,6 @@ for s in "${SERIES[@]}"; do
 			--cover-from-description=subject --base=base --subject-prefix="$prefix" \
 			-o "$dir" "$range"
 		sed -i "s/^Date: .*/Date: $(git_k log -1 --format=%aD "$s")/" "$dir/0000-cover-letter.patch"
-		if [ "$range" != "$prev..$s" ]; then
-			git_k config --remove-section "branch.export/$s"
-			git_k branch -q -D "export/$s"
-		fi
 	else
 		rm -f "$dir/0000-cover-letter.patch"
 	fi

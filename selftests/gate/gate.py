@@ -64,7 +64,7 @@ SLICES = int(os.environ.get('GATE_SLICES', 24))		  # default flavour: ~30 tests 
 FLAVOUR_SLICES = int(os.environ.get('GATE_FLAVOUR_SLICES', 4))  # no_alu32, cpuv4
 WATCHDOG = 600			# test_progs -w: a test's time limit, s
 ALONE_WATCHDOG = 3600		# ... for the tests selftests/gate/alone names
-# BPF CI's kernel command line (kernel-patches/vmtest's run script), but
+# BPF CI's kernel command line (libbpf/ci's run-vmtest/run.sh), but
 # kasan_multi_shot: the gate's kernels have no KASAN (selftests/gate/Kconfig).
 # vm/run.sh's own comes first (panic=-1 oops=panic, the console, the root).
 CMDLINE = ('sysctl.vm.panic_on_oom=1 hardlockup_all_cpu_backtrace=1 '
@@ -115,8 +115,12 @@ def identity():
     if p.returncode:
         sys.exit(f'gate.py: no kernel tree with a base commit at {ksrc} (make tree)')
     h = hashlib.sha256(p.stdout.encode())
+    # What makes the kernels, the binaries and the guests: their config,
+    # how they are built, how a guest boots and what it is given (vm/run.sh:
+    # CPUs and command line; run.sh: memory and time limit).
     for rel in ('selftests/gate/Kconfig', 'selftests/gate/kernels.sh',
-                'selftests/gate/build.sh', 'kernel/config.sh'):
+                'selftests/gate/build.sh', 'kernel/config.sh', 'kernel/build.sh',
+                'selftests/gate/run.sh', 'vm/run.sh', 'vm/guest-init.sh'):
         with open(os.path.join(TOP, rel), 'rb') as f:
             h.update(rel.encode() + b'\0' + f.read())
     h.update(f'watchdog={WATCHDOG},{ALONE_WATCHDOG}'.encode())
@@ -456,8 +460,8 @@ def summary():
     npatched = sum(1 for u in left if u.startswith('patched'))
     print('# The gate: the tree\'s suites, patched kernel vs the unpatched base\n')
     print(f'Identity {ident or "?"} (gate.py identity: the source trees of the patched '
-          'and the base kernel, selftests/gate/Kconfig, kernels.sh and build.sh, '
-          'kernel/config.sh, the guests\' limits and kernel command line).\n')
+          'and the base kernel, selftests/gate/Kconfig, the scripts that configure and build '
+          'them and boot their guests, the guests\' limits and kernel command line).\n')
     print(f'{len(units) - npatched} of {len(units)} patched units done; '
           f'{len(left) - npatched} base units to run.\n')
     deny = denylist()

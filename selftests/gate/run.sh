@@ -9,9 +9,10 @@
 # that is stopped loses only the units in flight.
 #
 # Environment: GATE_BUDGET (s: start no unit after this long; default
-# none), GATE_COMMIT (0: record without committing), GATE_TIMEOUT (a
-# unit's guest, s; 5400), GATE_WORKERS (guests side by side; 2, one per
-# host core: 1 leaves a core to other work).
+# none), GATE_COMMIT (0: record without committing), GATE_WORKERS (guests
+# side by side; 2, one per host core: 1 leaves a core to other work).  A
+# unit's guest: 2 CPUs (vm/run.sh's), 4G and a time limit of 5400 s, here,
+# which gate.py identity covers.
 set -euo pipefail
 . "$(dirname "$0")/../../lib.sh"
 
@@ -22,7 +23,7 @@ export GATE_TESTS_H=$GATE/patched/tools/testing/selftests/bpf/prog_tests/tests.h
 export GATE_DENYLIST=$GATE/patched/tools/testing/selftests/bpf/DENYLIST
 gate_py=$TOP/selftests/gate/gate.py
 cmdline=$("$gate_py" cmdline)
-budget=${GATE_BUDGET:-0} timeout=${GATE_TIMEOUT:-5400} workers=${GATE_WORKERS:-2}
+budget=${GATE_BUDGET:-0} timeout=5400 workers=${GATE_WORKERS:-2}
 [[ $workers =~ ^[1-9][0-9]*$ ]] || die "GATE_WORKERS: a number of guests, not '$workers'"
 t_start=$(date +%s)
 
