@@ -25,7 +25,9 @@ filter=${1:-}
 RES=$BUILD/results
 LISTS=$TOP/selftests/lists
 mkdir -p "$RES"
-rm -f "$RES"/*.json
+# A run starts with no guest of an earlier one: its summary lists the
+# guests it finds here.
+rm -f "$RES"/*.json "$RES"/*.vm.log "$RES"/*.serial.log "$RES"/*.kmemleak
 : >"$RES/results.txt"
 
 matches() {	# matches NAME: does NAME pass the filter (test part of each glob)?
