@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Configure a kernel tree: tinyconfig + fragments, then check that every
-# option of the fragments stuck (where several fragments set an option, the
-# last one counts, as in merge_config.sh).  Skipped when no input changed.
+# Configure a kernel tree: tinyconfig (or an empty .config) + fragments, then
+# check that every option of the fragments stuck (where several fragments set
+# an option, the last one counts, as in merge_config.sh).  Skipped when no
+# input changed.
 #
 #   kernel/config.sh                    build/linux, Kconfig.fragment
 #   KCONFIG_FRAGMENTS="A B ..." kernel/config.sh   another list, in order
