@@ -462,6 +462,9 @@ def summary():
     print(f'Identity {ident or "?"} (gate.py identity: the source trees of the patched '
           'and the base kernel, selftests/gate/Kconfig, the scripts that configure and build '
           'them and boot their guests, the guests\' limits and kernel command line).\n')
+    print('Both kernels: BPF CI\'s config (an empty .config, the tree\'s fragments, '
+          'olddefconfig) without its KASAN (selftests/gate/Kconfig says what that hides); '
+          'guests of 2 CPUs and 4G with BPF CI\'s kernel command line (gate.py cmdline).\n')
     print(f'{len(units) - npatched} of {len(units)} patched units done; '
           f'{len(left) - npatched} base units to run.\n')
     deny = denylist()
