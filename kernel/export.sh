@@ -16,12 +16,13 @@ last=${SERIES[-1]}
 	die "$KSRC: check out branch $last (the last series) to export"
 
 # on_base SERIES: SERIES' commits replayed without a worktree (git apply
-# --cached, in an index of its own) onto base and the series it needs (lib.sh's SERIES_NEEDS: at
-# most one, itself replayed so), in place of all the series before it; sets
-# FROM and TIP, the range to export.  Its patches then are what they would
-# be posted as: their index lines are of the tree they apply to, and their
-# cover letter lists only the series they need as prerequisites.  Author,
-# committer and dates are kept, so every export replays the same commits.
+# --cached, in an index of its own) onto base and the series it needs
+# (lib.sh's SERIES_NEEDS: at most one, itself replayed so), in place of
+# all the series before it; sets FROM and TIP, the range to export.  Its
+# patches then are what they would be posted as: their index lines are of
+# the tree they apply to, and their cover letter lists only the series
+# they need as prerequisites.  Author, committer and dates are kept, so
+# every export replays the same commits.
 declare -A replayed=()
 idx=$KSRC/.git/export-index
 # The replays' index and branches go, whatever happens.
@@ -35,7 +36,7 @@ cleanup() {
 }
 trap cleanup EXIT
 on_base() {
-	local s=$1 n p s2 c tree msg needs
+	local s=$1 n p s2 c tree msg needs who
 	read -ra needs <<<"${SERIES_NEEDS[$s]}"
 	[ ${#needs[@]} -le 1 ] || die "export: $s needs more than one series (SERIES_NEEDS)"
 	FROM=base
@@ -52,10 +53,9 @@ on_base() {
 			die "export: $(git_k log -1 --format='%h %s' "$c") does not apply to base and the series $s needs"
 		tree=$(GIT_INDEX_FILE=$idx git_k write-tree)
 		msg=$(git_k log -1 --format=%B "$c")
-		TIP=$(GIT_AUTHOR_NAME="$(git_k log -1 --format=%an "$c")" GIT_AUTHOR_EMAIL="$(git_k log -1 --format=%ae "$c")" \
-			GIT_AUTHOR_DATE="$(git_k log -1 --format=%aD "$c")" \
-			GIT_COMMITTER_NAME="$(git_k log -1 --format=%cn "$c")" GIT_COMMITTER_EMAIL="$(git_k log -1 --format=%ce "$c")" \
-			GIT_COMMITTER_DATE="$(git_k log -1 --format=%cD "$c")" \
+		mapfile -t who < <(git_k log -1 --format='%an%n%ae%n%aD%n%cn%n%ce%n%cD' "$c")
+		TIP=$(GIT_AUTHOR_NAME=${who[0]} GIT_AUTHOR_EMAIL=${who[1]} GIT_AUTHOR_DATE=${who[2]} \
+			GIT_COMMITTER_NAME=${who[3]} GIT_COMMITTER_EMAIL=${who[4]} GIT_COMMITTER_DATE=${who[5]} \
 			git_k commit-tree "$tree" -p "$TIP" <<<"$msg")
 	done
 	replayed[$s]=$TIP
