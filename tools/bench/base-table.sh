@@ -5,6 +5,10 @@
 # median per variant, and the series' change; writes DIR/GROUP-TAG-base.md.
 set -euo pipefail
 dir=$1 group=$2 tag=$3
+# A group's line of callbacks per hit (timer), from each boot's own table
+# (the base's is the file this script then replaces).
+cbs() { sed -n 's/^Callbacks run per hit: //p' "$1" 2>/dev/null; }
+cb_base=$(cbs "$dir/$group-$tag-base.md") cb_series=$(cbs "$dir/$group-$tag.md")
 awk -F, '
 	FNR == 1 { file++; next }
 	{ med[file, $2] = $4; if (file == 2) order[++n] = $2 }
@@ -20,3 +24,6 @@ awk -F, '
 				printf "| %s | (none) | %.1f | |\n", k, med[2, k]
 		}
 	}' "$dir/$group-$tag-base.csv" "$dir/$group-$tag.csv" >"$dir/$group-$tag-base.md"
+[ -z "$cb_series" ] ||
+	printf '\nCallbacks run per hit: on the base, %s; on the series, %s.\n' \
+		"${cb_base:-none reported}" "$cb_series" >>"$dir/$group-$tag-base.md"

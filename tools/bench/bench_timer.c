@@ -2,11 +2,12 @@
 /* Cost per hit of re-arming a timer (progs/bench_timer.c): a map value's,
  * which the map owns, and one in the link's attach data, which the link
  * owns; a second ahead (start), or to expire at once, so that its callback
- * runs after most hits (fire).  Each program attached alone to a kprobe on
- * getpgid(), fired by a tight syscall loop, as bench_trigger.c does; rounds
- * interleave the variants in a rotating order.  On the series' base (-A,
- * no attach data), the map rows alone: the series against its base shows
- * what owning timers by attach data costs the map's.
+ * runs after many hits (fire: how many, which the timer interrupt's timing
+ * decides, is reported beside the cost).  Each program attached alone to a
+ * kprobe on getpgid(), fired by a tight syscall loop, as bench_trigger.c
+ * does; rounds interleave the variants in a rotating order.  On the
+ * series' base (-A, no attach data), the map rows alone: the series against
+ * its base shows what owning timers by attach data costs the map's.
  *
  *   bench timer [-A] [-n CALLS] [-r ROUNDS] [-o CSV] [-l LABEL] [-u UNIT]
  */
@@ -20,6 +21,12 @@
 #include "bench_timer.skel.h"
 
 #define MAX_ROUNDS	64
+
+/* Callbacks run per hit of a fires row: its cost per hit is the re-armed
+ * row's and that share of a callback's, and the share depends on when the
+ * timer interrupt comes, so it is reported beside the cost.
+ */
+static double cb_per_hit[T_CNT];
 
 enum { NOPROBE = T_CNT, NVAR };
 
@@ -125,6 +132,7 @@ static void measure(void)
 				  (unsigned long long)want);
 		if ((v == T_MAP_FIRE || v == T_BLOB_FIRE) && !skel->bss->fires[v])
 			bench_die("%s: no callback ran", names[v]);
+		cb_per_hit[v] = (double)skel->bss->fires[v] / want;
 	}
 	bench_timer__destroy(skel);
 }
@@ -148,6 +156,11 @@ static void report(void)
 	};
 
 	bench_hit_table(&t);
+	/* One line, which base-table.sh carries beside the base's. */
+	printf("\nCallbacks run per hit: %s %.3f", names[T_MAP_FIRE], cb_per_hit[T_MAP_FIRE]);
+	if (measured(T_BLOB_FIRE))
+		printf(", %s %.3f", names[T_BLOB_FIRE], cb_per_hit[T_BLOB_FIRE]);
+	printf("\n");
 }
 
 const struct bench bench_timer = {

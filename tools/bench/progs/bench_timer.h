@@ -4,7 +4,7 @@
 #define BENCH_TIMER_H
 
 /* Re-armed a second ahead on every hit (START), or to expire at once, so
- * that its callback runs after most hits (FIRE).
+ * that its callback runs after many hits (FIRE).
  */
 enum { T_EMPTY, T_MAP_START, T_BLOB_START, T_MAP_FIRE, T_BLOB_FIRE, T_CNT };
 
