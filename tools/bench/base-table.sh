@@ -7,7 +7,7 @@ set -euo pipefail
 dir=$1 group=$2 tag=$3
 # A group's line of callbacks per hit (timer), from each boot's own table
 # (the base's is the file this script then replaces).
-cbs() { sed -n 's/^Callbacks run per hit: //p' "$1" 2>/dev/null; }
+cbs() { [ ! -f "$1" ] || sed -n 's/^Callbacks run per hit: //p' "$1"; }
 cb_base=$(cbs "$dir/$group-$tag-base.md") cb_series=$(cbs "$dir/$group-$tag.md")
 awk -F, '
 	FNR == 1 { file++; next }
