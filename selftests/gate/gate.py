@@ -23,9 +23,13 @@ test_progs-no_alu32@J and test_progs-cpuv4@J for J < FLAVOUR_SLICES, of the
 verifier_* tests and the series-related ones (selftests/lists/tree-tests),
 every FLAVOUR_SLICES-th; test_verifier; test_maps.  base: a unit
 of the same name for each patched unit that is done and has a test that did
-not pass (or has no result): test_progs units run exactly those tests,
-test_verifier and test_maps run whole.  A test that passes on patched
-cannot be a regression.
+not pass (or has no result).  It runs the patched unit's whole command
+when a test failed there, the guest died or timed out, or the kernel
+printed a splat: a test's result may depend on what ran before it in the
+same guest (what is in the trace buffer, what TCG has translated), so base
+gets the same order.  Otherwise (skips only) it runs exactly the tests that
+skipped.  test_verifier and test_maps run whole.  A test that passes on
+patched cannot be a regression.
 
 The record of a unit (GATE_RESULTS/SIDE/UNIT.*): args (the command it ran),
 rc (the guest's exit code, "timeout" or "died"), secs, log.xz (the output),
@@ -224,8 +228,9 @@ def plan():
 
 def args_of(side, unit, units=None):
     """The guest command of UNIT on SIDE, or None when SIDE has no such
-    unit (yet): on base, the tests of UNIT that did not pass on patched
-    (all of them after a splat there, to tell whose it is)."""
+    unit (yet): on base, the tests of UNIT that did not pass on patched,
+    or all of them, as on patched, after a failure, a death or a splat
+    there (whole(): the same order, and to tell whose a splat is)."""
     units = units if units is not None else plan()
     if unit not in units:
         return None
@@ -235,7 +240,7 @@ def args_of(side, unit, units=None):
         if not current('patched', unit, units):
             return None
         res = unit_results('patched', unit)[0]
-        if not record('patched', unit, 'splat'):
+        if not whole(unit, res):
             if sel is None:
                 sel = None if not_passed(res) else []
             else:
@@ -252,6 +257,15 @@ def args_of(side, unit, units=None):
     sub = [e for e in denylist() if '/' in e and e.split('/')[0] in sel]
     return ([f'./{suite}', '-w', str(wd), '-a', ','.join(sel)] +
             (['-d', ','.join(sub)] if sub else []) + ['-J', json_out])
+
+
+def whole(unit, res):
+    """Base runs patched's whole UNIT: a test failed there (the guest's
+    death or time-out leaves some without a result), or the kernel printed
+    a splat."""
+    rc = (record('patched', unit, 'rc', '') or '').strip()
+    return bool(record('patched', unit, 'splat')) or rc in ('died', 'timeout') or \
+        any(v not in ('PASS', 'SKIP') for v in res.values())
 
 
 def current(side, unit, units=None):

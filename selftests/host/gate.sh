@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The gate's plan and verdicts (selftests/gate/gate.py), on made-up
 # records: the units of patched, the base units that what did not pass on
-# patched makes (and only those), a base unit run again when its list
+# patched makes (and only those: whole after a failure, the skipped tests
+# otherwise), a base unit run again when its list
 # changed, a unit run again when the plan changed, an identity without
 # paths; and each way a record must fail the gate -- a regression (a
 # failure, a skip, a test missing, a test failing outside its subtests, a
@@ -56,14 +57,6 @@ tp0() {	# tp0 SIDE BAR_B
 			"$(json 2 1 0 1 1 "$BAR_FAILS")"
 	fi
 }
-base_bar() {	# base_bar BAR_B: base's test_progs@0, which runs bar alone
-	if [ "$1" = OK ]; then
-		rec base test_progs@0 0 '#3/1 bar/a:OK\n#3/2 bar/b:OK\n#3 bar:OK\n' "$(json 1 2 0 0 0 '')"
-	else
-		rec base test_progs@0 1 '#3/1 bar/a:OK\n#3/2 bar/b:FAIL\n#3 bar:FAIL\n' \
-			"$(json 0 1 0 1 1 "$BAR_FAILS")"
-	fi
-}
 summary() {	# summary EXPECT-RC [TEXT]: the verdict, its exit code and text
 	local rc=0
 	"$gate" summary >"$tmp/out" || rc=$?
@@ -109,25 +102,31 @@ rec patched test_maps 0 ''
 is "patched done: nothing left on patched" "$("$gate" units patched)" ''
 is "base runs what did not pass on patched" "$("$gate" units base | paste -sd' ')" \
 	'test_progs@0 test_progs@1 test_verifier'
-is "... exactly those tests" "$("$gate" args base test_progs@0 | sed -n 5p)/$("$gate" args base test_progs@1 | sed -n 5p)" bar/qux
+is "... a unit with a failure whole, as on patched" "$("$gate" args base test_progs@0 | sed -n 5,7p | paste -sd' ')" \
+	'bar,foo,verifier_x -d foo/x'
+is "... a unit with skips only, exactly those tests" "$("$gate" args base test_progs@1 | sed -n 5p)" qux
 is "... test_verifier whole" "$("$gate" args base test_verifier | paste -sd' ')" 'stdbuf -oL -eL ./test_verifier'
 check "base units to run: incomplete" 2 '**Incomplete**: 3 units remain'
 
-base_bar FAIL
+tp0 base FAIL
 rec base test_progs@1 0 '#4 qux:SKIP\n' "$(json 1 0 1 0 0 '')"
 rec base test_verifier 1 '#0/p t0 OK\n#1/p t1 FAIL\nSummary: 1 PASSED, 0 SKIPPED, 1 FAILED\n'
 check "a failure on both is listed, not a regression" 0 'test_progs/bar/b: patched FAIL, base FAIL'
 check "... and the gate passes" 0 '**0 regressions**'
 
+rec base test_progs@0 1 '#1 foo:FAIL\n#3/1 bar/a:OK\n#3/2 bar/b:FAIL\n#3 bar:FAIL\n#6 verifier_x:OK\n' \
+	"$(json 1 1 0 2 1 '{"name":"foo","failed":true,"subtests":[]},'"$BAR_FAILS")"
+check "a failure on base of a test patched passes is not a problem" 0 '**0 regressions**'
+tp0 base FAIL
 check "... and counted without a reason" 0 '(2; 2 without a reason in selftests/gate/explained)'
 echo 'test_progs/bar/*	# a reason given' >"$tmp/explained"
 check "a failure on both with a reason shows it" 0 'test_progs/bar/b: patched FAIL, base FAIL: a reason given'
 
-base_bar OK
+tp0 base OK
 check "a regression fails the gate" 1 'regression: test_progs/bar/b: base PASS, patched FAIL'
 check "... a reason for it changes nothing" 1 'regression: test_progs/bar/b: base PASS, patched FAIL'
 rm "$tmp/explained"
-base_bar FAIL
+tp0 base FAIL
 
 rec patched test_progs-cpuv4@0 1 '#6/1 verifier_x/a:FAIL\n#6 verifier_x:FAIL\n' \
 	"$(json 0 0 0 1 1 '{"name":"verifier_x","failed":true,"subtests":[{"name":"a","failed":true}]}')"
@@ -153,10 +152,10 @@ rec base test_progs@1 0 '#4 qux:SKIP\n' "$(json 1 0 1 0 0 '')"
 
 rec patched test_progs@0 1 '#1 foo:OK\n#3/1 bar/a:OK\n#3/2 bar/b:OK\n#3 bar:FAIL\n#6 verifier_x:OK\n' \
 	"$(json 2 2 0 1 0 '{"name":"bar","failed":true,"subtests":[]}')"
-base_bar OK
+tp0 base OK
 check "a test failing outside its subtests is a regression" 1 'regression: test_progs/bar: base PASS, patched FAIL'
 tp0 patched FAIL
-base_bar FAIL
+tp0 base FAIL
 
 rec patched test_verifier 1 '#0/p t0 \nFailed to load BTF spec: -22\n#1/p t1 FAIL\nSummary: 0 PASSED, 0 SKIPPED, 2 FAILED\n'
 check "a test_verifier failure without \"FAIL\" is a regression" 1 \
@@ -210,7 +209,7 @@ rec base test_verifier 1 '#0/p t0 OK\n#1/p t1 FAIL\nSummary: 1 PASSED, 0 SKIPPED
 rec base test_progs@0 died '#3/1 bar/a:OK\n'
 check "a base unit cut short leaves a failure without evidence" 1 \
 	'test_progs/bar/b: patched FAIL, and no result on base'
-base_bar FAIL
+tp0 base FAIL
 
 printf '  splat 1:\n    | WARNING: CPU: 1 PID: 7 at kernel/bpf/syscall.c:1 f+0x1/0x2\n' \
 	>"$GATE_RESULTS/patched/test_progs@1.splat"
