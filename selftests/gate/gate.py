@@ -29,7 +29,10 @@ printed a splat: a test's result may depend on what ran before it in the
 same guest (what is in the trace buffer, what TCG has translated), so base
 gets the same order.  Otherwise (skips only) it runs exactly the tests that
 skipped.  test_verifier and test_maps run whole.  A test that passes on
-patched cannot be a regression.
+patched cannot be a regression.  Rounds: when a test that failed in a
+test_progs unit on patched passes on base (which then ran it whole), each
+kernel runs the unit again, UNIT~2 to UNIT~ROUNDS, so that a test that
+fails now and then on both kernels is told from one the series breaks.
 
 The record of a unit (GATE_RESULTS/SIDE/UNIT.*): args (the command it ran),
 rc (the guest's exit code, "timeout" or "died"), secs, log.xz (the output),
@@ -48,7 +51,10 @@ on both (not a regression, each shown with its base result and, when
 selftests/gate/explained gives one, its reason: a pattern of the full
 name, SUITE/TEST[/SUBTEST] or SUITE@UNIT for a guest's death or splat, and
 the reason after '#').  A reason only annotates what fails on both: it
-never turns a regression or a problem into a pass.
+never turns a regression or a problem into a pass.  A suspect's verdict
+takes all its unit's runs: a failure on base in any of them makes it a
+failure on both, shown with how many runs failed on each kernel; none
+makes it a regression.
 """
 import fnmatch
 import hashlib
@@ -80,6 +86,9 @@ TV_START = re.compile(r'^#(\d+)/([up]) ')
 TV_OK = re.compile(r' (?:\d+ cases )?OK(?: \(NOTE: [^)]*\))?$')
 TV_SKIP = re.compile(r'(?:^| )SKIP(?: \([^)]*\))?$')
 TV_SUMMARY = re.compile(r'^Summary: (\d+) PASSED, (\d+) SKIPPED, (\d+) FAILED$')
+
+
+ROUNDS = int(os.environ.get('GATE_ROUNDS', 5))	  # runs of a unit with a suspect, per kernel
 
 
 def env(name, default=None):
@@ -232,6 +241,13 @@ def args_of(side, unit, units=None):
     or all of them, as on patched, after a failure, a death or a splat
     there (whole(): the same order, and to tell whose a splat is)."""
     units = units if units is not None else plan()
+    first, r = split_round(unit)
+    if r > 1:
+        # A round: patched's command of the unit, on either kernel.
+        if r > ROUNDS or first not in units or not suspects(first, units):
+            return None
+        return [w.replace(f'../out/patched/{first}.json', f'../out/{side}/{unit}.json')
+                for w in args_of('patched', first, units)]
     if unit not in units:
         return None
     suite = unit.split('@')[0]
@@ -259,6 +275,30 @@ def args_of(side, unit, units=None):
             (['-d', ','.join(sub)] if sub else []) + ['-J', json_out])
 
 
+def split_round(unit):
+    """(UNIT, R) of a round UNIT~R; (UNIT, 1) of a unit's first run."""
+    first, sep, r = unit.rpartition('~')
+    return (first, int(r)) if sep and r.isdigit() and int(r) >= 2 else (unit, 1)
+
+
+def rounds(unit):
+    """The names of UNIT's rounds after its first run."""
+    return [f'{unit}~{r}' for r in range(2, ROUNDS + 1)]
+
+
+def suspects(unit, units):
+    """The names (tests, subtests) of a test_progs UNIT that did not pass on
+    patched (but skips) and passed on base, which ran the unit whole: what
+    the rounds are for.  test_verifier and test_maps have none (their runs
+    are deterministic or long)."""
+    if '@' not in unit or not current('base', unit, units):
+        return []
+    rp, rb = unit_results('patched', unit)[0], unit_results('base', unit)[0]
+    if not whole(unit, rp):
+        return []
+    return [n for n, v in rb.items() if v == 'PASS' and rp.get(n, 'MISSING') not in ('PASS', 'SKIP')]
+
+
 def whole(unit, res):
     """Base runs patched's whole UNIT: a test failed there (the guest's
     death or time-out leaves some without a result), or the kernel printed
@@ -277,8 +317,8 @@ def current(side, unit, units=None):
 
 def units_left(side):
     units = plan()
-    return [u for u in units
-            if args_of(side, u, units) is not None and not current(side, u, units)]
+    return [n for u in units for n in [u] + rounds(u)
+            if args_of(side, n, units) is not None and not current(side, n, units)]
 
 
 # -------------------------------------------------------------- the record
@@ -349,9 +389,20 @@ def test_verifier_results(side, unit):
     return res, summary is not None and summary == counts
 
 
+_results = {}
+
+
 def unit_results(side, unit):
     """(results, consistent): the unit's verdicts, and whether its output
-    and its own counts agree.  A unit the guest died in is not."""
+    and its own counts agree.  A unit the guest died in is not.  Read once
+    per run of gate.py: the record does not change under it."""
+    if (side, unit) not in _results:
+        _results[(side, unit)] = read_results(side, unit)
+    res, ok = _results[(side, unit)]
+    return dict(res), ok
+
+
+def read_results(side, unit):
     suite = unit.split('@')[0]
     if suite == 'test_verifier':
         res, ok = test_verifier_results(side, unit)
@@ -429,21 +480,34 @@ def summary():
                 base_whole = okb and rcb not in ('died', 'timeout')
                 if not okb and rcb not in ('died', 'timeout'):
                     problems.append(f'{unit} on base: output, JSON and exit code disagree')
-        for side in ('patched', 'base'):
-            rc = record(side, unit, 'rc', '').strip() if done(side, unit) else ''
-            if rc in ('died', 'timeout'):
-                both.append((unit, f'{unit} on {side}: the guest '
-                             f'{"died" if rc == "died" else "timed out"} '
-                             f'(the tests it did not reach have no result there)'))
-        kp, kb = splat_key('patched', unit), splat_key('base', unit)
-        if kp and not pending and kp == kb:
-            both.append((unit, f'{unit}: the same kernel splat on both kernels: `{kp}`'))
-        elif kp and not pending:
-            problems.append(f'a kernel splat on patched in {unit}, not on base:\n\n```\n'
-                            f'{record("patched", unit, "splat").rstrip()}\n```')
-        elif kb:
-            problems.append(f'a kernel splat on base in {unit}, not on patched:\n\n```\n'
-                            f'{record("base", unit, "splat").rstrip()}\n```')
+        # The rounds of a unit with a suspect: all of them, on both kernels,
+        # before its verdict.
+        sus = suspects(unit, units) if base_args is not None and not pending else []
+        runs = [unit] + (rounds(unit) if sus else [])
+        for n in runs[1:]:
+            for side in ('patched', 'base'):
+                if not current(side, n, units):
+                    left.append(f'{side} {n}')
+                    pending = True
+                elif not unit_results(side, n)[1] and \
+                        record(side, n, 'rc', '').strip() not in ('died', 'timeout'):
+                    problems.append(f'{n} on {side}: output, JSON and exit code disagree')
+        for n in runs:
+            for side in ('patched', 'base'):
+                rc = record(side, n, 'rc', '').strip() if done(side, n) else ''
+                if rc in ('died', 'timeout'):
+                    both.append((unit, f'{n} on {side}: the guest '
+                                 f'{"died" if rc == "died" else "timed out"} '
+                                 f'(the tests it did not reach have no result there)'))
+            kp, kb = splat_key('patched', n), splat_key('base', n)
+            if kp and not pending and kp == kb:
+                both.append((unit, f'{n}: the same kernel splat on both kernels: `{kp}`'))
+            elif kp and not pending:
+                problems.append(f'a kernel splat on patched in {n}, not on base:\n\n```\n'
+                                f'{record("patched", n, "splat").rstrip()}\n```')
+            elif kb:
+                problems.append(f'a kernel splat on base in {n}, not on patched:\n\n```\n'
+                                f'{record("base", n, "splat").rstrip()}\n```')
         reg = 0
         # Whole suites: what base has and patched lacks is missing there.
         names = list(rp) + ([n for n in rb if n not in rp] if sel is None else [])
@@ -454,7 +518,22 @@ def summary():
             test = name.split('/')[0]
             full = name if name == suite else f'{suite}/{name}'
             b = rb.get(name, 'MISSING')
-            if b == 'PASS':
+            if name in sus and len(runs) > 1:
+                # Its rounds: a failure on base in any of them makes it a
+                # failure on both; none makes it a regression.
+                pv = [side_results('patched', n).get(name, 'MISSING') if n != unit else p
+                      for n in runs]
+                bv = [side_results('base', n).get(name, 'MISSING') if n != unit else b
+                      for n in runs]
+                pf, bf = sum(v != 'PASS' for v in pv), [v for v in bv if v != 'PASS']
+                if not bf:
+                    problems.append(f'regression: {full}: base PASS in {len(bv)} of {len(bv)} '
+                                    f'runs, patched {p} in {pf} of {len(pv)}')
+                    reg += 1
+                else:
+                    both.append((full, f'{full}: patched {p} in {pf} of {len(pv)} runs, '
+                                 f'base {bf[0]} in {len(bf)} of {len(bv)}'))
+            elif b == 'PASS':
                 problems.append(f'regression: {full}: base PASS, patched {p}')
                 reg += 1
             elif p == 'SKIP' and b == 'SKIP':
@@ -469,9 +548,11 @@ def summary():
         n = {k: sum(1 for v in rp.values() if v == k) for k in ('PASS', 'FAIL', 'SKIP', 'MISSING')}
         rows.append(f'| {unit} | {record("patched", unit, "secs", "?").strip()} s | '
                     f'{n["PASS"]} / {n["FAIL"]} / {n["SKIP"]} / {n["MISSING"]} | '
-                    f'{"-" if base_args is None else "pending" if pending else len(rb)} | '
+                    f'{"-" if base_args is None else "pending" if pending else len(rb)}'
+                    f'{f" ({len(runs)} runs each)" if len(runs) > 1 and not pending else ""} | '
                     f'{"" if pending or base_args is None else reg} |')
-    npatched = sum(1 for u in left if u.startswith('patched'))
+    npatched = sum(1 for u in left if u.startswith('patched ') and '~' not in u)
+    nrounds = sum(1 for u in left if '~' in u)
     print('# The gate: the tree\'s suites, patched kernel vs the unpatched base\n')
     print(f'Identity {ident or "?"} (gate.py identity: the source trees of the patched '
           'and the base kernel, selftests/gate/Kconfig, the scripts that configure and build '
@@ -480,7 +561,8 @@ def summary():
           'olddefconfig) without its KASAN (selftests/gate/Kconfig says what that hides); '
           'guests of 2 CPUs and 4G with BPF CI\'s kernel command line (gate.py cmdline).\n')
     print(f'{len(units) - npatched} of {len(units)} patched units done; '
-          f'{len(left) - npatched} base units to run.\n')
+          f'{len(left) - npatched - nrounds} base units to run' +
+          (f'; {nrounds} rounds of units with a suspect to run' if nrounds else '') + '.\n')
     deny = denylist()
     if deny:
         print('Not run, as in BPF CI: the tree\'s DENYLIST: ' +

@@ -11,7 +11,8 @@
 # exit code, a test_verifier log without its summary, a splat -- or leave
 # it incomplete (a base unit still to run), and that a failure on both
 # kernels is listed, not a regression, with its reason when
-# selftests/gate/explained gives one, and a reason never excuses a regression.
+# selftests/gate/explained gives one, and a reason never excuses a regression;
+# the rounds a suspected regression gets, and their verdicts.
 set -euo pipefail
 . "$(dirname "$0")/../../lib.sh"
 
@@ -20,6 +21,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GATE_RESULTS=$tmp/r GATE_TESTS_H=$tmp/tests.h GATE_ALONE=$tmp/alone GATE_SLICES=2 GATE_FLAVOUR_SLICES=1
 export GATE_DENYLIST=$tmp/DENYLIST GATE_EXPLAINED=$tmp/explained
+# One run per unit and kernel, but where the rounds are checked.
+export GATE_ROUNDS=1
 printf 'DEFINE_TEST(%s)\n' foo baz bar qux grault quux verifier_x >"$tmp/tests.h"
 echo 'quux	# alone' >"$tmp/alone"
 printf 'grault   # flaky upstream\nfoo/x  # a subtest\n' >"$tmp/DENYLIST"
@@ -48,12 +51,12 @@ json() {	# json SUCCESS SUCCESS_SUBTEST SKIPPED FAILED FAILED_SUBTEST RESULTS
 }
 BAR_FAILS='{"name":"bar","failed":true,"subtests":[{"name":"b","failed":true}]}'
 # test_progs@0 (foo, bar, verifier_x): bar/b as given.
-tp0() {	# tp0 SIDE BAR_B
+tp0() {	# tp0 SIDE BAR_B [UNIT]: UNIT, test_progs@0 or a round of it
 	if [ "$2" = OK ]; then
-		rec "$1" test_progs@0 0 '#1 foo:OK\n#3/1 bar/a:OK\n#3/2 bar/b:OK\n#3 bar:OK\n#6 verifier_x:OK\n' \
+		rec "$1" "${3:-test_progs@0}" 0 '#1 foo:OK\n#3/1 bar/a:OK\n#3/2 bar/b:OK\n#3 bar:OK\n#6 verifier_x:OK\n' \
 			"$(json 3 2 0 0 0 '')"
 	else
-		rec "$1" test_progs@0 1 '#1 foo:OK\n#3/1 bar/a:OK\n#3/2 bar/b:FAIL\n#3 bar:FAIL\n#6 verifier_x:OK\n' \
+		rec "$1" "${3:-test_progs@0}" 1 '#1 foo:OK\n#3/1 bar/a:OK\n#3/2 bar/b:FAIL\n#3 bar:FAIL\n#6 verifier_x:OK\n' \
 			"$(json 2 1 0 1 1 "$BAR_FAILS")"
 	fi
 }
@@ -222,6 +225,33 @@ check "the same splat on both kernels is listed, not a problem" 0 'the same kern
 rm "$GATE_RESULTS"/patched/test_progs@1.splat "$GATE_RESULTS"/base/test_progs@1.*
 rec base test_progs@1 0 '#4 qux:SKIP\n' "$(json 1 0 1 0 0 '')"
 check "the tree's DENYLIST is named in the summary" 0 '`grault` (flaky upstream)'
+
+# Rounds: a test that failed on patched and passed on base makes each
+# kernel run its unit again, ROUNDS times in all.
+export GATE_ROUNDS=3
+is "no suspect, no rounds" "$("$gate" units patched)$("$gate" units base)" ''
+tp0 base OK
+is "a suspect: patched runs its unit again" "$("$gate" units patched | paste -sd' ')" 'test_progs@0~2 test_progs@0~3'
+is "... and so does base, with patched's command" "$("$gate" args base test_progs@0~2 | paste -sd' ')" \
+	'./test_progs -w 600 -a bar,foo,verifier_x -d foo/x -J ../out/base/test_progs@0~2.json'
+check "... and the gate is incomplete until both have" 2 'base test_progs@0~3'
+check "... the summary counts them" 2 '4 rounds of units with a suspect to run'
+tp0 patched OK test_progs@0~2
+tp0 patched FAIL test_progs@0~3
+tp0 base OK test_progs@0~2
+tp0 base OK test_progs@0~3
+check "passing on base in every run, failing on patched in one: a regression" 1 \
+	'regression: test_progs/bar/b: base PASS in 3 of 3 runs, patched FAIL in 2 of 3'
+check "... the table shows the runs" 1 '| 5 (3 runs each) | 2 |'
+tp0 base FAIL test_progs@0~3
+check "failing on base in one run: a failure on both, with its counts" 0 \
+	'test_progs/bar/b: patched FAIL in 2 of 3 runs, base FAIL in 1 of 3'
+printf '  splat 1:\n    | WARNING: CPU: 1 PID: 7 at kernel/bpf/syscall.c:1 f+0x1/0x2\n' \
+	>"$GATE_RESULTS/patched/test_progs@0~2.splat"
+check "a splat in a round on patched only fails the gate" 1 'a kernel splat on patched in test_progs@0~2'
+rm "$GATE_RESULTS"/*/test_progs@0~*
+tp0 base FAIL
+export GATE_ROUNDS=1
 
 check "all of it back, the gate passes" 0 '**0 regressions**'
 
