@@ -30,9 +30,12 @@ same guest (what is in the trace buffer, what TCG has translated), so base
 gets the same order.  Otherwise (skips only) it runs exactly the tests that
 skipped.  test_verifier and test_maps run whole.  A test that passes on
 patched cannot be a regression.  Rounds: when a test that failed in a
-test_progs unit on patched passes on base (which then ran it whole), each
-kernel runs the unit again, UNIT~2 to UNIT~ROUNDS, so that a test that
-fails now and then on both kernels is told from one the series breaks.
+test_progs unit on patched (the guest finished the unit, and the kernel
+printed no splat base did not) passes on base, which then ran it whole,
+each kernel runs the unit again, UNIT~2 to UNIT~ROUNDS, so that a test
+that fails now and then on both kernels is told from one the series
+breaks.  They are planned from base's results: the next make gate runs
+them (run.sh takes a side's units once).
 
 The record of a unit (GATE_RESULTS/SIDE/UNIT.*): args (the command it ran),
 rc (the guest's exit code, "timeout" or "died"), secs, log.xz (the output),
@@ -52,9 +55,14 @@ selftests/gate/explained gives one, its reason: a pattern of the full
 name, SUITE/TEST[/SUBTEST] or SUITE@UNIT for a guest's death or splat, and
 the reason after '#').  A reason only annotates what fails on both: it
 never turns a regression or a problem into a pass.  A suspect's verdict
-takes all its unit's runs: a failure on base in any of them makes it a
-failure on both, shown with how many runs failed on each kernel; none
-makes it a regression.
+compares the rounds only (its first runs were chosen for failing on
+patched and passing on base): a regression when it fails on patched in
+more rounds than on base, a failure on both when base fails as often or
+more (with the counts), a failure not reproduced when it passes every
+round on both kernels (listed, not a problem).  A round without the
+test's result on base, or a guest that died or timed out in a round on
+one kernel only, is a problem; splats are compared over all runs of a
+unit.
 """
 import fnmatch
 import hashlib
@@ -88,7 +96,9 @@ TV_SKIP = re.compile(r'(?:^| )SKIP(?: \([^)]*\))?$')
 TV_SUMMARY = re.compile(r'^Summary: (\d+) PASSED, (\d+) SKIPPED, (\d+) FAILED$')
 
 
-ROUNDS = int(os.environ.get('GATE_ROUNDS', 5))	  # runs of a unit with a suspect, per kernel
+# Runs of a unit with a suspect, per kernel (GATE_ROUNDS overrides it: the
+# host test's made-up runs).
+ROUNDS = int(os.environ.get('GATE_ROUNDS', 5))
 
 
 def env(name, default=None):
@@ -278,7 +288,9 @@ def args_of(side, unit, units=None):
 def split_round(unit):
     """(UNIT, R) of a round UNIT~R; (UNIT, 1) of a unit's first run."""
     first, sep, r = unit.rpartition('~')
-    return (first, int(r)) if sep and r.isdigit() and int(r) >= 2 else (unit, 1)
+    if sep and r.isdigit() and r == str(int(r)) and int(r) >= 2:
+        return first, int(r)
+    return unit, 1
 
 
 def rounds(unit):
@@ -287,16 +299,19 @@ def rounds(unit):
 
 
 def suspects(unit, units):
-    """The names (tests, subtests) of a test_progs UNIT that did not pass on
-    patched (but skips) and passed on base, which ran the unit whole: what
-    the rounds are for.  test_verifier and test_maps have none (their runs
-    are deterministic or long)."""
+    """The names (tests, subtests) of a test_progs UNIT that failed on
+    patched and passed on base, which ran the unit whole: what the rounds
+    are for.  None when the guest died or timed out on patched, or its
+    kernel printed a splat base's did not: that verdict needs no rounds.
+    test_verifier and test_maps have none (deterministic, or long)."""
     if '@' not in unit or not current('base', unit, units):
         return []
-    rp, rb = unit_results('patched', unit)[0], unit_results('base', unit)[0]
-    if not whole(unit, rp):
+    rc = (record('patched', unit, 'rc', '') or '').strip()
+    kp = splat_key('patched', unit)
+    if rc in ('died', 'timeout') or (kp and kp != splat_key('base', unit)):
         return []
-    return [n for n, v in rb.items() if v == 'PASS' and rp.get(n, 'MISSING') not in ('PASS', 'SKIP')]
+    rp, rb = unit_results('patched', unit)[0], unit_results('base', unit)[0]
+    return [n for n, v in rp.items() if v in ('FAIL', 'CRASH') and rb.get(n) == 'PASS']
 
 
 def whole(unit, res):
@@ -453,7 +468,7 @@ def splat_key(side, unit):
 
 def summary():
     units = plan()
-    problems, both, left, rows = [], [], [], []
+    problems, both, once, left, rows = [], [], [], [], []
     ident = (read(os.path.join(env('GATE_RESULTS'), 'identity'), '') or '').strip()
     for unit, sel in units.items():
         suite = unit.split('@')[0]
@@ -492,20 +507,36 @@ def summary():
                 elif not unit_results(side, n)[1] and \
                         record(side, n, 'rc', '').strip() not in ('died', 'timeout'):
                     problems.append(f'{n} on {side}: output, JSON and exit code disagree')
+        ends = {}
         for n in runs:
             for side in ('patched', 'base'):
                 rc = record(side, n, 'rc', '').strip() if done(side, n) else ''
-                if rc in ('died', 'timeout'):
+                ends[(side, n)] = rc in ('died', 'timeout')
+                if rc in ('died', 'timeout') and n == unit:
                     both.append((unit, f'{n} on {side}: the guest '
                                  f'{"died" if rc == "died" else "timed out"} '
                                  f'(the tests it did not reach have no result there)'))
-            kp, kb = splat_key('patched', n), splat_key('base', n)
-            if kp and not pending and kp == kb:
-                both.append((unit, f'{n}: the same kernel splat on both kernels: `{kp}`'))
-            elif kp and not pending:
+            if n != unit and not pending and ends[('patched', n)] != ends[('base', n)]:
+                side = 'patched' if ends[('patched', n)] else 'base'
+                problems.append(f'{n}: the guest died or timed out on {side} only')
+        # Splats: those of all the unit's runs on one kernel against the
+        # other's, so that a splat in different rounds on each is the same.
+        keys = {side: {} for side in ('patched', 'base')}
+        for n in runs:
+            for side in keys:
+                k = splat_key(side, n)
+                if k:
+                    keys[side].setdefault(k, n)
+        for k, n in keys['patched'].items():
+            if pending:
+                break
+            if k in keys['base']:
+                both.append((unit, f'{n}: the same kernel splat on both kernels: `{k}`'))
+            else:
                 problems.append(f'a kernel splat on patched in {n}, not on base:\n\n```\n'
                                 f'{record("patched", n, "splat").rstrip()}\n```')
-            elif kb:
+        for k, n in keys['base'].items():
+            if k not in keys['patched']:
                 problems.append(f'a kernel splat on base in {n}, not on patched:\n\n```\n'
                                 f'{record("base", n, "splat").rstrip()}\n```')
         reg = 0
@@ -519,20 +550,27 @@ def summary():
             full = name if name == suite else f'{suite}/{name}'
             b = rb.get(name, 'MISSING')
             if name in sus and len(runs) > 1:
-                # Its rounds: a failure on base in any of them makes it a
-                # failure on both; none makes it a regression.
-                pv = [side_results('patched', n).get(name, 'MISSING') if n != unit else p
-                      for n in runs]
-                bv = [side_results('base', n).get(name, 'MISSING') if n != unit else b
-                      for n in runs]
-                pf, bf = sum(v != 'PASS' for v in pv), [v for v in bv if v != 'PASS']
-                if not bf:
-                    problems.append(f'regression: {full}: base PASS in {len(bv)} of {len(bv)} '
-                                    f'runs, patched {p} in {pf} of {len(pv)}')
+                # The rounds only: the first runs were chosen for failing
+                # on patched and passing on base.
+                pv = [side_results('patched', n).get(name, 'MISSING') for n in runs[1:]]
+                bv = [side_results('base', n).get(name, 'MISSING') for n in runs[1:]]
+                pf = sum(v != 'PASS' for v in pv)
+                bf = sum(v in ('FAIL', 'CRASH') for v in bv)
+                nb = sum(v not in ('PASS', 'FAIL', 'CRASH') for v in bv)
+                runs_of = f'in {len(pv)} more runs of {unit} on each kernel'
+                listed = '/' in name or not any(n.startswith(test + '/') for n in rp)
+                if nb:
+                    problems.append(f'{full}: no result on base in {nb} of its {len(bv)} rounds')
+                elif pf > bf:
+                    problems.append(f'regression: {full}: base PASS, patched {p}; {runs_of}, '
+                                    f'it failed in {pf} on patched and {bf} on base')
                     reg += 1
-                else:
-                    both.append((full, f'{full}: patched {p} in {pf} of {len(pv)} runs, '
-                                 f'base {bf[0]} in {len(bf)} of {len(bv)}'))
+                elif bf and listed:
+                    both.append((full, f'{full}: patched {p}, base PASS; {runs_of}, it failed '
+                                 f'in {pf} on patched and {bf} on base'))
+                elif listed:
+                    once.append((full, f'{full}: patched {p}, base PASS; {runs_of}, it passed '
+                                 f'in all of them'))
             elif b == 'PASS':
                 problems.append(f'regression: {full}: base PASS, patched {p}')
                 reg += 1
@@ -575,6 +613,12 @@ def summary():
         why = [(t, reason(k, entries)) for k, t in both]
         print(f'\nNot passing on patched, and not passing on base either ({len(both)}; '
               f'{sum(1 for _, w in why if not w)} without a reason in selftests/gate/explained):\n')
+        print('\n'.join(f'- {t}' + (f': {w}' if w else '') for t, w in why))
+    if once:
+        entries = explained()
+        why = [(t, reason(k, entries)) for k, t in once]
+        print(f'\nFailed on patched in its first run only, not again in its rounds on '
+              f'either kernel ({len(once)}):\n')
         print('\n'.join(f'- {t}' + (f': {w}' if w else '') for t, w in why))
     if problems:
         print(f'\n**{len(problems)} problems**:\n')

@@ -236,19 +236,40 @@ is "... and so does base, with patched's command" "$("$gate" args base test_prog
 	'./test_progs -w 600 -a bar,foo,verifier_x -d foo/x -J ../out/base/test_progs@0~2.json'
 check "... and the gate is incomplete until both have" 2 'base test_progs@0~3'
 check "... the summary counts them" 2 '4 rounds of units with a suspect to run'
+is "... its rounds' JSON by name" "$("$gate" args patched test_progs@0~2 | tail -n1)" ../out/patched/test_progs@0~2.json
+is "no round past ROUNDS, none spelled otherwise" "$("$gate" args patched test_progs@0~4)$("$gate" args patched test_progs@0~02)" ''
 tp0 patched OK test_progs@0~2
 tp0 patched FAIL test_progs@0~3
 tp0 base OK test_progs@0~2
 tp0 base OK test_progs@0~3
-check "passing on base in every run, failing on patched in one: a regression" 1 \
-	'regression: test_progs/bar/b: base PASS in 3 of 3 runs, patched FAIL in 2 of 3'
+check "failing on patched in more rounds than on base: a regression" 1 \
+	'regression: test_progs/bar/b: base PASS, patched FAIL; in 2 more runs of test_progs@0 on each kernel, it failed in 1 on patched and 0 on base'
 check "... the table shows the runs" 1 '| 5 (3 runs each) | 2 |'
 tp0 base FAIL test_progs@0~3
-check "failing on base in one run: a failure on both, with its counts" 0 \
-	'test_progs/bar/b: patched FAIL in 2 of 3 runs, base FAIL in 1 of 3'
+check "failing on base as often: a failure on both, with its counts" 0 \
+	'test_progs/bar/b: patched FAIL, base PASS; in 2 more runs of test_progs@0 on each kernel, it failed in 1 on patched and 1 on base'
+tp0 patched FAIL test_progs@0~2
+check "... but not when patched fails more often" 1 'it failed in 2 on patched and 1 on base'
+tp0 patched OK test_progs@0~2
+tp0 patched OK test_progs@0~3
+tp0 base OK test_progs@0~3
+check "passing every round on both: not reproduced, listed, not a problem" 0 \
+	'Failed on patched in its first run only, not again in its rounds on either kernel (1)'
+rec base test_progs@0~3 died '#1 foo:OK\n'
+check "a round without the test's result on base is a problem" 1 \
+	'test_progs/bar/b: no result on base in 1 of its 2 rounds'
+check "... and a guest's death in a round on one kernel" 1 \
+	'test_progs@0~3: the guest died or timed out on base only'
+tp0 base OK test_progs@0~3
 printf '  splat 1:\n    | WARNING: CPU: 1 PID: 7 at kernel/bpf/syscall.c:1 f+0x1/0x2\n' \
 	>"$GATE_RESULTS/patched/test_progs@0~2.splat"
 check "a splat in a round on patched only fails the gate" 1 'a kernel splat on patched in test_progs@0~2'
+printf '  splat 1:\n    | WARNING: CPU: 0 PID: 9 at kernel/bpf/syscall.c:1 f+0x7/0x9\n' \
+	>"$GATE_RESULTS/base/test_progs@0~3.splat"
+check "... the same splat in another round on base: on both" 0 'the same kernel splat on both kernels'
+rec patched test_verifier 1 '#0/p t0 \nFailed to load BTF spec: -22\n#1/p t1 FAIL\nSummary: 0 PASSED, 0 SKIPPED, 2 FAILED\n'
+is "test_verifier gets no rounds" "$("$gate" units patched)" ''
+rec patched test_verifier 1 '#0/p t0 OK\n#1/p t1 FAIL\nSummary: 1 PASSED, 0 SKIPPED, 1 FAILED\n'
 rm "$GATE_RESULTS"/*/test_progs@0~*
 tp0 base FAIL
 export GATE_ROUNDS=1
