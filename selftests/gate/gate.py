@@ -288,7 +288,7 @@ def args_of(side, unit, units=None):
 def split_round(unit):
     """(UNIT, R) of a round UNIT~R; (UNIT, 1) of a unit's first run."""
     first, sep, r = unit.rpartition('~')
-    if sep and r.isdigit() and r == str(int(r)) and int(r) >= 2:
+    if sep and re.fullmatch(r'[1-9][0-9]*', r) and int(r) >= 2:
         return first, int(r)
     return unit, 1
 
@@ -519,19 +519,21 @@ def summary():
             if n != unit and not pending and ends[('patched', n)] != ends[('base', n)]:
                 side = 'patched' if ends[('patched', n)] else 'base'
                 problems.append(f'{n}: the guest died or timed out on {side} only')
+            elif n != unit and not pending and ends[('patched', n)]:
+                both.append((unit, f'{n}: the guest died or timed out on both kernels'))
         # Splats: those of all the unit's runs on one kernel against the
         # other's, so that a splat in different rounds on each is the same.
+        # Judged once every run is in, from current records only.
         keys = {side: {} for side in ('patched', 'base')}
-        for n in runs:
+        for n in runs if not pending else []:
             for side in keys:
-                k = splat_key(side, n)
+                k = splat_key(side, n) if current(side, n, units) else None
                 if k:
                     keys[side].setdefault(k, n)
         for k, n in keys['patched'].items():
-            if pending:
-                break
             if k in keys['base']:
-                both.append((unit, f'{n}: the same kernel splat on both kernels: `{k}`'))
+                both.append((unit, f'the same kernel splat on both kernels (patched {n}, '
+                             f'base {keys["base"][k]}): `{k}`'))
             else:
                 problems.append(f'a kernel splat on patched in {n}, not on base:\n\n```\n'
                                 f'{record("patched", n, "splat").rstrip()}\n```')
@@ -558,13 +560,16 @@ def summary():
                 bf = sum(v in ('FAIL', 'CRASH') for v in bv)
                 nb = sum(v not in ('PASS', 'FAIL', 'CRASH') for v in bv)
                 runs_of = f'in {len(pv)} more runs of {unit} on each kernel'
-                listed = '/' in name or not any(n.startswith(test + '/') for n in rp)
-                if nb:
+                listed = '/' in name or not any(n.startswith(test + '/') and rp[n] != 'PASS'
+                                                for n in rp)
+                if nb and listed:
                     problems.append(f'{full}: no result on base in {nb} of its {len(bv)} rounds')
-                elif pf > bf:
+                if pf > bf:
                     problems.append(f'regression: {full}: base PASS, patched {p}; {runs_of}, '
                                     f'it failed in {pf} on patched and {bf} on base')
                     reg += 1
+                elif nb:
+                    pass
                 elif bf and listed:
                     both.append((full, f'{full}: patched {p}, base PASS; {runs_of}, it failed '
                                  f'in {pf} on patched and {bf} on base'))
@@ -581,7 +586,8 @@ def summary():
             elif b == 'MISSING' and not (base_whole and (test in rb or sel is None)):
                 # Base did not get to it (or ran nothing): no evidence.
                 problems.append(f'{full}: patched {p}, and no result on base')
-            elif '/' in name or not any(n.startswith(test + '/') for n in rp):
+            elif '/' in name or not any(n.startswith(test + '/') and rp[n] != 'PASS'
+                                        for n in rp):
                 both.append((full, f'{full}: patched {p}, base {b}'))
         n = {k: sum(1 for v in rp.values() if v == k) for k in ('PASS', 'FAIL', 'SKIP', 'MISSING')}
         rows.append(f'| {unit} | {record("patched", unit, "secs", "?").strip()} s | '

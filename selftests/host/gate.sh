@@ -235,6 +235,23 @@ is "a suspect: patched runs its unit again" "$("$gate" units patched | paste -sd
 is "... and so does base, with patched's command" "$("$gate" args base test_progs@0~2 | paste -sd' ')" \
 	'./test_progs -w 600 -a bar,foo,verifier_x -d foo/x -J ../out/base/test_progs@0~2.json'
 check "... and the gate is incomplete until both have" 2 'base test_progs@0~3'
+printf '  splat 1:\n    | WARNING: CPU: 0 PID: 9 at kernel/bpf/syscall.c:1 f+0x7/0x9\n' \
+	>"$GATE_RESULTS/base/test_progs@0.splat"
+check "... a splat on base is judged only once they have" 2 'base test_progs@0~3'
+rm "$GATE_RESULTS/base/test_progs@0.splat"
+rec patched test_progs@0 died '#1 foo:OK\n#3/1 bar/a:OK\n#3/2 bar/b:FAIL\n'
+tp0 base OK
+is "no rounds after the guest died on patched" "$("$gate" units patched)" ''
+tp0 patched FAIL
+printf '  splat 1:\n    | WARNING: CPU: 1 PID: 7 at kernel/bpf/syscall.c:1 f+0x1/0x2\n' \
+	>"$GATE_RESULTS/patched/test_progs@0.splat"
+tp0 base OK
+is "... nor after a splat on patched only" "$("$gate" units patched)" ''
+rm "$GATE_RESULTS/patched/test_progs@0.splat"
+tp0 base OK
+rec base test_progs@1 0 '#4/1 qux/a:OK\n#4 qux:OK\n' "$(json 1 1 0 0 0 '')"
+is "... nor for a skip (a regression already)" "$("$gate" units patched | paste -sd' ')" 'test_progs@0~2 test_progs@0~3'
+rec base test_progs@1 0 '#4 qux:SKIP\n' "$(json 1 0 1 0 0 '')"
 check "... the summary counts them" 2 '4 rounds of units with a suspect to run'
 is "... its rounds' JSON by name" "$("$gate" args patched test_progs@0~2 | tail -n1)" ../out/patched/test_progs@0~2.json
 is "no round past ROUNDS, none spelled otherwise" "$("$gate" args patched test_progs@0~4)$("$gate" args patched test_progs@0~02)" ''
@@ -249,7 +266,8 @@ tp0 base FAIL test_progs@0~3
 check "failing on base as often: a failure on both, with its counts" 0 \
 	'test_progs/bar/b: patched FAIL, base PASS; in 2 more runs of test_progs@0 on each kernel, it failed in 1 on patched and 1 on base'
 tp0 patched FAIL test_progs@0~2
-check "... but not when patched fails more often" 1 'it failed in 2 on patched and 1 on base'
+check "... but not when patched fails more often" 1 \
+	'regression: test_progs/bar/b: base PASS, patched FAIL; in 2 more runs of test_progs@0 on each kernel, it failed in 2 on patched and 1 on base'
 tp0 patched OK test_progs@0~2
 tp0 patched OK test_progs@0~3
 tp0 base OK test_progs@0~3
@@ -260,6 +278,9 @@ check "a round without the test's result on base is a problem" 1 \
 	'test_progs/bar/b: no result on base in 1 of its 2 rounds'
 check "... and a guest's death in a round on one kernel" 1 \
 	'test_progs@0~3: the guest died or timed out on base only'
+rec patched test_progs@0~3 timeout '#1 foo:OK\n'
+check "... on both, listed" 1 'test_progs@0~3: the guest died or timed out on both kernels'
+tp0 patched OK test_progs@0~3
 tp0 base OK test_progs@0~3
 printf '  splat 1:\n    | WARNING: CPU: 1 PID: 7 at kernel/bpf/syscall.c:1 f+0x1/0x2\n' \
 	>"$GATE_RESULTS/patched/test_progs@0~2.splat"
