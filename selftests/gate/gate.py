@@ -466,6 +466,17 @@ def splat_key(side, unit):
     return re.sub(r'(CPU: \d+|PID: \d+|0x[0-9a-f]+|\[ *[0-9.]+\])', '', first)
 
 
+def reasons(items):
+    """[(text, reason or None)] for ITEMS, [(key, text)]: explained()'s reasons."""
+    entries = explained()
+    return [(t, reason(k, entries)) for k, t in items]
+
+
+def print_reasons(why):
+    """WHY (reasons()) as a list, each item with its reason when it has one."""
+    print('\n'.join(f'- {t}' + (f': {w}' if w else '') for t, w in why))
+
+
 def summary():
     units = plan()
     problems, both, once, left, rows = [], [], [], [], []
@@ -615,17 +626,14 @@ def summary():
     print('|---|---|---|---|---|')
     print('\n'.join(rows))
     if both:
-        entries = explained()
-        why = [(t, reason(k, entries)) for k, t in both]
+        why = reasons(both)
         print(f'\nNot passing on patched, and not passing on base either ({len(both)}; '
               f'{sum(1 for _, w in why if not w)} without a reason in selftests/gate/explained):\n')
-        print('\n'.join(f'- {t}' + (f': {w}' if w else '') for t, w in why))
+        print_reasons(why)
     if once:
-        entries = explained()
-        why = [(t, reason(k, entries)) for k, t in once]
         print(f'\nFailed on patched in its first run only, not again in its rounds on '
               f'either kernel ({len(once)}):\n')
-        print('\n'.join(f'- {t}' + (f': {w}' if w else '') for t, w in why))
+        print_reasons(reasons(once))
     if problems:
         print(f'\n**{len(problems)} problems**:\n')
         print('\n'.join(f'- {p}' for p in problems))
