@@ -262,6 +262,7 @@ static void report(void)
 	       "hit, median; \"before\": usdt.bpf.h before the register-read patch\n\n",
 	       env.reps, env.rounds, env.calls, env.unit);
 	bench_md_head("<variant", "1 arg", "3 args", "6 args", "12 args", NULL);
+	/* Variant names have commas: quoted (RFC 4180). */
 	bench_csv("variant,args,unit,median,min,max\n");
 	for (v = 0; v < NV; v++) {
 		printf("| %s |", variants[v]);
@@ -269,7 +270,7 @@ static void report(void)
 			struct bench_stat s = bench_stat(v, i);
 
 			printf(" %.1f |", med(v, i));
-			bench_csv("%s,%d,%s,%.2f,%.2f,%.2f\n", variants[v], usdt_nargs[i],
+			bench_csv("\"%s\",%d,%s,%.2f,%.2f,%.2f\n", variants[v], usdt_nargs[i],
 				  env.unit, s.med, s.min, s.max);
 		}
 		printf("\n");
@@ -295,7 +296,7 @@ static void report(void)
 			printf(" %.2f |\n", med(v, 3) / med(before(v), 3));
 		else
 			printf(" |\n");
-		bench_csv("%s,per_arg,%s,reg %.2f,mem %.2f,\n", variants[v], env.unit, reg[v],
+		bench_csv("\"%s\",per_arg,%s,reg %.2f,mem %.2f,\n", variants[v], env.unit, reg[v],
 			  mem[v]);
 	}
 
@@ -306,7 +307,7 @@ static void report(void)
 	for (v = V_OLD_ARRAY; v < NV; v++) {
 		printf("| %s | %.0f | %.0f | %.0f |\n", variants[v], size(v, C_XLATED),
 		       size(v, C_VERIFIED), size(v, C_JITED));
-		bench_csv("%s,size,insns %.0f,verified %.0f,jited %.0f,\n", variants[v],
+		bench_csv("\"%s\",size,insns %.0f,verified %.0f,jited %.0f,\n", variants[v],
 			  size(v, C_XLATED), size(v, C_VERIFIED), size(v, C_JITED));
 	}
 }

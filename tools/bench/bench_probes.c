@@ -180,7 +180,7 @@ static void report(void)
 			else
 				printf(" %.*f (%.*f-%.*f) |", j < F_FDS, s.med, j < F_FDS, s.min,
 				       j < F_FDS, s.max);
-			bench_csv("%s,%s,%.3f,%.3f,%.3f\n", variants[v], fname[j], s.med, s.min,
+			bench_csv("\"%s\",%s,%.3f,%.3f,%.3f\n", variants[v], fname[j], s.med, s.min,
 				  s.max);
 		}
 		one = bench_stat(v < V_ARRAY_ONE ? V_AD_ONE : v < V_MACRO ? V_ARRAY_ONE : V_MACRO,
