@@ -54,15 +54,15 @@ say VM "$alt x 2 runs of $group, alternating"
 "$TOP/vm/run.sh" "${vmopts[@]}" -t 5000 -l "$out/serial.log" -- sh "$out/guest.sh" >"$out/vm.log" 2>&1 ||
 	die "libbpf-ab: the boot failed, see $out/vm.log"
 python3 - "$out" "$group" "$alt" "${before_tree#"$TOP"/}" "$clock" >"$out/summary.md" <<'PY'
-import statistics, sys
+import csv, statistics, sys
 out, group, alt, tree, clock = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 med = {}
 for b in ("before", "after"):
     for i in range(1, alt + 1):
-        with open(f"{out}/{group}-{b}-{i}.csv") as f:
-            next(f)  # variant,field,median,min,max; a variant may hold commas
-            for line in f:
-                v, fld, m = line.rstrip("\n").rsplit(",", 4)[:3]
+        with open(f"{out}/{group}-{b}-{i}.csv", newline="") as f:
+            rows = csv.reader(f)
+            next(rows)  # variant,field,median,min,max; variants are quoted
+            for v, fld, m, *_ in rows:
                 med.setdefault((v, fld), {}).setdefault(b, []).append(float(m))
 print(f"# {group}: libbpf before ({tree}) and after, alternating in one boot\n")
 print(f"{alt} runs per build, {clock}; each cell is the median of the runs' medians.\n")
