@@ -562,6 +562,10 @@ def summary():
             test = name.split('/')[0]
             full = name if name == suite else f'{suite}/{name}'
             b = rb.get(name, 'MISSING')
+            # A test is listed by itself when it is a subtest or has no
+            # subtest that did not pass (those are listed for it).
+            listed = '/' in name or not any(n.startswith(test + '/') and rp[n] != 'PASS'
+                                            for n in rp)
             if name in sus and len(runs) > 1:
                 # The rounds only: the first runs were chosen for failing
                 # on patched and passing on base.
@@ -571,8 +575,6 @@ def summary():
                 bf = sum(v in ('FAIL', 'CRASH') for v in bv)
                 nb = sum(v not in ('PASS', 'FAIL', 'CRASH') for v in bv)
                 runs_of = f'in {len(pv)} more runs of {unit} on each kernel'
-                listed = '/' in name or not any(n.startswith(test + '/') and rp[n] != 'PASS'
-                                                for n in rp)
                 if nb and listed:
                     problems.append(f'{full}: no result on base in {nb} of its {len(bv)} rounds')
                 if pf > bf:
@@ -597,8 +599,7 @@ def summary():
             elif b == 'MISSING' and not (base_whole and (test in rb or sel is None)):
                 # Base did not get to it (or ran nothing): no evidence.
                 problems.append(f'{full}: patched {p}, and no result on base')
-            elif '/' in name or not any(n.startswith(test + '/') and rp[n] != 'PASS'
-                                        for n in rp):
+            elif listed:
                 both.append((full, f'{full}: patched {p}, base {b}'))
         n = {k: sum(1 for v in rp.values() if v == k) for k in ('PASS', 'FAIL', 'SKIP', 'MISSING')}
         rows.append(f'| {unit} | {record("patched", unit, "secs", "?").strip()} s | '
