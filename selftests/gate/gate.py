@@ -306,9 +306,8 @@ def suspects(unit, units):
     test_verifier and test_maps have none (deterministic, or long)."""
     if '@' not in unit or not current('base', unit, units):
         return []
-    rc = (record('patched', unit, 'rc', '') or '').strip()
     kp = splat_key('patched', unit)
-    if rc in ('died', 'timeout') or (kp and kp != splat_key('base', unit)):
+    if ended('patched', unit) or (kp and kp != splat_key('base', unit)):
         return []
     rp, rb = unit_results('patched', unit)[0], unit_results('base', unit)[0]
     return [n for n, v in rp.items() if v in ('FAIL', 'CRASH') and rb.get(n) == 'PASS']
@@ -318,8 +317,7 @@ def whole(unit, res):
     """Base runs patched's whole UNIT: a test failed there (the guest's
     death or time-out leaves some without a result), or the kernel printed
     a splat."""
-    rc = (record('patched', unit, 'rc', '') or '').strip()
-    return bool(record('patched', unit, 'splat')) or rc in ('died', 'timeout') or \
+    return bool(record('patched', unit, 'splat')) or ended('patched', unit) or \
         any(v not in ('PASS', 'SKIP') for v in res.values())
 
 
@@ -348,6 +346,13 @@ def record(side, unit, what, default=None):
 
 def done(side, unit):
     return os.path.exists(rpath(side, unit, 'rc'))
+
+
+def ended(side, unit):
+    """SIDE's guest for UNIT died or timed out: the tests it had not
+    reached have no result, and its output need not agree with its exit
+    code."""
+    return (record(side, unit, 'rc', '') or '').strip() in ('died', 'timeout')
 
 
 def test_progs_results(side, unit):
@@ -487,8 +492,7 @@ def summary():
             left.append(f'patched {unit}')
             continue
         rp, okp = unit_results('patched', unit)
-        rcp = record('patched', unit, 'rc', '').strip()
-        if not okp and rcp not in ('died', 'timeout'):
+        if not okp and not ended('patched', unit):
             problems.append(f'{unit} on patched: output, JSON and exit code disagree')
         # What patched should have run and has no result for.
         for t in sel or []:
@@ -502,9 +506,8 @@ def summary():
                 pending = True
             else:
                 rb, okb = unit_results('base', unit)
-                rcb = record('base', unit, 'rc', '').strip()
-                base_whole = okb and rcb not in ('died', 'timeout')
-                if not okb and rcb not in ('died', 'timeout'):
+                base_whole = okb and not ended('base', unit)
+                if not okb and not ended('base', unit):
                     problems.append(f'{unit} on base: output, JSON and exit code disagree')
         # The rounds of a unit with a suspect: all of them, on both kernels,
         # before its verdict.
@@ -515,15 +518,14 @@ def summary():
                 if not current(side, n, units):
                     left.append(f'{side} {n}')
                     pending = True
-                elif not unit_results(side, n)[1] and \
-                        record(side, n, 'rc', '').strip() not in ('died', 'timeout'):
+                elif not unit_results(side, n)[1] and not ended(side, n):
                     problems.append(f'{n} on {side}: output, JSON and exit code disagree')
         ends = {}
         for n in runs:
             for side in ('patched', 'base'):
-                rc = record(side, n, 'rc', '').strip() if done(side, n) else ''
-                ends[(side, n)] = rc in ('died', 'timeout')
-                if rc in ('died', 'timeout') and n == unit:
+                ends[(side, n)] = ended(side, n)
+                if ends[(side, n)] and n == unit:
+                    rc = record(side, n, 'rc').strip()
                     both.append((unit, f'{n} on {side}: the guest '
                                  f'{"died" if rc == "died" else "timed out"} '
                                  f'(the tests it did not reach have no result there)'))
