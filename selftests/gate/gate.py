@@ -485,6 +485,9 @@ def print_reasons(why):
 def summary():
     units = plan()
     problems, both, once, left, rows = [], [], [], [], []
+    # The table's last row: the sums of its columns (no time when a unit
+    # has none, no regressions while a verdict is pending).
+    tot = {'secs': 0, 'PASS': 0, 'FAIL': 0, 'SKIP': 0, 'MISSING': 0, 'base': 0, 'reg': 0}
     ident = (read(os.path.join(env('GATE_RESULTS'), 'identity'), '') or '').strip()
     for unit, sel in units.items():
         suite = unit.split('@')[0]
@@ -604,7 +607,16 @@ def summary():
             elif listed:
                 both.append((full, f'{full}: patched {p}, base {b}'))
         n = {k: sum(1 for v in rp.values() if v == k) for k in ('PASS', 'FAIL', 'SKIP', 'MISSING')}
-        rows.append(f'| {unit} | {record("patched", unit, "secs", "?").strip()} s | '
+        secs = record('patched', unit, 'secs', '?').strip()
+        for k, v in n.items():
+            tot[k] += v
+        tot['secs'] = tot['secs'] + int(secs) if secs.isdigit() and tot['secs'] is not None else None
+        tot['base'] += len(rb) if base_args is not None and not pending else 0
+        if pending:
+            tot['reg'] = None
+        elif base_args is not None and tot['reg'] is not None:
+            tot['reg'] += reg
+        rows.append(f'| {unit} | {secs} s | '
                     f'{n["PASS"]} / {n["FAIL"]} / {n["SKIP"]} / {n["MISSING"]} | '
                     f'{"-" if base_args is None else "pending" if pending else len(rb)}'
                     f'{f" ({len(runs)} runs each)" if len(runs) > 1 and not pending else ""} | '
@@ -628,6 +640,10 @@ def summary():
     print('| unit | time | patched: pass / fail / skip / missing | base: results | regressions |')
     print('|---|---|---|---|---|')
     print('\n'.join(rows))
+    if rows:
+        print(f'| all | {"?" if tot["secs"] is None else tot["secs"]} s | '
+              f'{tot["PASS"]} / {tot["FAIL"]} / {tot["SKIP"]} / {tot["MISSING"]} | '
+              f'{tot["base"]} | {"" if tot["reg"] is None else tot["reg"]} |')
     if both:
         why = reasons(both)
         print(f'\nNot passing on patched, and not passing on base either ({len(both)}; '

@@ -12,6 +12,7 @@
 # it incomplete (a base unit still to run), and that a failure on both
 # kernels is listed, not a regression, with its reason when
 # selftests/gate/explained gives one, and a reason never excuses a regression;
+# the table's last row, its columns' sums;
 # the rounds a suspected regression gets, and their verdicts.
 set -euo pipefail
 . "$(dirname "$0")/../../lib.sh"
@@ -110,12 +111,14 @@ is "... a unit with a failure whole, as on patched" "$("$gate" args base test_pr
 is "... a unit with skips only, exactly those tests" "$("$gate" args base test_progs@1 | sed -n 5p)" qux
 is "... test_verifier whole" "$("$gate" args base test_verifier | paste -sd' ')" 'stdbuf -oL -eL ./test_verifier'
 check "base units to run: incomplete" 2 '**Incomplete**: 3 units remain'
+check "... the table's last row sums its columns, without regressions yet" 2 '| all | 7 s | 9 / 3 / 1 / 0 | 0 |  |'
 
 tp0 base FAIL
 rec base test_progs@1 0 '#4 qux:SKIP\n' "$(json 1 0 1 0 0 '')"
 rec base test_verifier 1 '#0/p t0 OK\n#1/p t1 FAIL\nSummary: 1 PASSED, 0 SKIPPED, 1 FAILED\n'
 check "a failure on both is listed, not a regression" 0 'test_progs/bar/b: patched FAIL, base FAIL'
 check "... and the gate passes" 0 '**0 regressions**'
+check "... the last row sums patched's results, base's and the regressions" 0 '| all | 7 s | 9 / 3 / 1 / 0 | 8 | 0 |'
 
 rec base test_progs@0 1 '#1 foo:FAIL\n#3/1 bar/a:OK\n#3/2 bar/b:FAIL\n#3 bar:FAIL\n#6 verifier_x:OK\n' \
 	"$(json 1 1 0 2 1 '{"name":"foo","failed":true,"subtests":[]},'"$BAR_FAILS")"
@@ -127,6 +130,7 @@ check "a failure on both with a reason shows it" 0 'test_progs/bar/b: patched FA
 
 tp0 base OK
 check "a regression fails the gate" 1 'regression: test_progs/bar/b: base PASS, patched FAIL'
+check "... and the last row counts it and its test's" 1 '| all | 7 s | 9 / 3 / 1 / 0 | 8 | 2 |'
 check "... a reason for it changes nothing" 1 'regression: test_progs/bar/b: base PASS, patched FAIL'
 rm "$tmp/explained"
 tp0 base FAIL
