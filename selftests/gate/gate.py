@@ -62,7 +62,9 @@ more (with the counts), a failure not reproduced when it passes every
 round on both kernels (listed, not a problem).  A round without the
 test's result on base, or a guest that died or timed out in a round on
 one kernel only, is a problem; splats are compared over all runs of a
-unit.
+unit.  It lists what skipped on both, by test, with the cause that
+selftests/gate/skipped gives (the same form as explained): what the
+record does not test, and why.
 """
 import fnmatch
 import hashlib
@@ -201,10 +203,11 @@ def denylist():
     return out
 
 
-def explained():
-    """[(pattern, reason)] of selftests/gate/explained (GATE_EXPLAINED)."""
+def explained(var='GATE_EXPLAINED', name='explained'):
+    """[(pattern, reason)] of selftests/gate/explained (GATE_EXPLAINED), or
+    of the file NAME there that VAR names."""
     out = []
-    path = os.environ.get('GATE_EXPLAINED', os.path.join(HERE, 'explained'))
+    path = os.environ.get(var, os.path.join(HERE, name))
     for line in (read(path, '') or '').splitlines():
         entry, _, why = line.partition('#')
         if entry.strip():
@@ -477,6 +480,27 @@ def reasons(items):
     return [(t, reason(k, entries)) for k, t in items]
 
 
+def print_skipped(skipped):
+    """SKIPPED, the full names of the results that skipped on both kernels,
+    by their reason in selftests/gate/skipped (GATE_SKIPPED; the same form
+    as explained): each reason with the tests it covers, a test with the
+    number of its results (itself or its subtests); those without a reason
+    first, then in the reasons' order (skipped's causes begin with their
+    kind, "(a)" to "(e)")."""
+    entries = explained('GATE_SKIPPED', 'skipped')
+    groups = {}
+    for name in skipped:
+        test = '/'.join(name.split('/')[:2])
+        tests = groups.setdefault(reason(name, entries), {})
+        tests[test] = tests.get(test, 0) + 1
+    print(f'\nSkipped on both kernels: {len(skipped)} results, of '
+          f'{len({t for tests in groups.values() for t in tests})} tests '
+          f'({sum(groups.get(None, {}).values())} without a reason in selftests/gate/skipped):\n')
+    for why in sorted(groups, key=lambda w: (w is not None, w or '')):
+        tests = ', '.join(f'{t} ({n})' for t, n in sorted(groups[why].items()))
+        print(f'- {tests}' + (f': {why}' if why else ''))
+
+
 def print_reasons(why):
     """WHY (reasons()) as a list, each item with its reason when it has one."""
     print('\n'.join(f'- {t}' + (f': {w}' if w else '') for t, w in why))
@@ -484,7 +508,7 @@ def print_reasons(why):
 
 def summary():
     units = plan()
-    problems, both, once, left, rows = [], [], [], [], []
+    problems, both, once, left, rows, skipped = [], [], [], [], [], []
     # The table's last row: the sums of its columns (no time when a unit
     # has none, no regressions while a verdict is pending).
     tot = {'secs': 0, 'PASS': 0, 'FAIL': 0, 'SKIP': 0, 'MISSING': 0, 'base': 0, 'reg': 0}
@@ -598,7 +622,7 @@ def summary():
                 problems.append(f'regression: {full}: base PASS, patched {p}')
                 reg += 1
             elif p == 'SKIP' and b == 'SKIP':
-                continue
+                skipped.append(full)
             elif p == 'MISSING' and b == 'MISSING':
                 problems.append(f'{full}: no result on either kernel')
             elif b == 'MISSING' and not (base_whole and (test in rb or sel is None)):
@@ -649,6 +673,8 @@ def summary():
         print(f'\nNot passing on patched, and not passing on base either ({len(both)}; '
               f'{sum(1 for _, w in why if not w)} without a reason in selftests/gate/explained):\n')
         print_reasons(why)
+    if skipped:
+        print_skipped(skipped)
     if once:
         print(f'\nFailed on patched in its first run only, not again in its rounds on '
               f'either kernel ({len(once)}):\n')
