@@ -12,7 +12,8 @@
 # it incomplete (a base unit still to run), and that a failure on both
 # kernels is listed, not a regression, with its reason when
 # selftests/gate/explained gives one, and a reason never excuses a regression;
-# the table's last row, its columns' sums;
+# the table's last row, its columns' sums; the skips on both kernels, with
+# their reasons from selftests/gate/skipped;
 # the rounds a suspected regression gets, and their verdicts.
 set -euo pipefail
 . "$(dirname "$0")/../../lib.sh"
@@ -21,7 +22,7 @@ gate=$TOP/selftests/gate/gate.py
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export GATE_RESULTS=$tmp/r GATE_TESTS_H=$tmp/tests.h GATE_ALONE=$tmp/alone GATE_SLICES=2 GATE_FLAVOUR_SLICES=1
-export GATE_DENYLIST=$tmp/DENYLIST GATE_EXPLAINED=$tmp/explained
+export GATE_DENYLIST=$tmp/DENYLIST GATE_EXPLAINED=$tmp/explained GATE_SKIPPED=$tmp/skipped
 # One run per unit and kernel, but where the rounds are checked.
 export GATE_ROUNDS=1
 printf 'DEFINE_TEST(%s)\n' foo baz bar qux grault quux verifier_x >"$tmp/tests.h"
@@ -119,6 +120,11 @@ rec base test_verifier 1 '#0/p t0 OK\n#1/p t1 FAIL\nSummary: 1 PASSED, 0 SKIPPED
 check "a failure on both is listed, not a regression" 0 'test_progs/bar/b: patched FAIL, base FAIL'
 check "... and the gate passes" 0 '**0 regressions**'
 check "... the last row sums patched's results, base's and the regressions" 0 '| all | 7 s | 9 / 3 / 1 / 0 | 8 | 0 |'
+check "a skip on both is listed, not a problem" 0 'Skipped on both kernels: 1 results, of 1 tests (1 without a reason'
+check "... by test, with its count" 0 '- test_progs/qux (1)'
+echo 'test_progs/qu?	# a cause' >"$tmp/skipped"
+check "... with its reason when selftests/gate/skipped gives one" 0 '- test_progs/qux (1): a cause'
+rm "$tmp/skipped"
 
 rec base test_progs@0 1 '#1 foo:FAIL\n#3/1 bar/a:OK\n#3/2 bar/b:FAIL\n#3 bar:FAIL\n#6 verifier_x:OK\n' \
 	"$(json 1 1 0 2 1 '{"name":"foo","failed":true,"subtests":[]},'"$BAR_FAILS")"
