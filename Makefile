@@ -30,7 +30,7 @@ MAKEFLAGS += --no-print-directory
 endif
 
 .PHONY: help deps tree config kernel libbpf bpftool vmlinux-h selftests selftests-usdt usdt install test bench bench-save \
-	test-debug test-debug-save gate vm-shell export tree-reset checkpatch clean
+	test-debug test-debug-save test-standalone gate vm-shell export tree-reset checkpatch clean
 
 help:
 	@sed -n 's/^##//p' $(MAKEFILE_LIST)
@@ -134,6 +134,11 @@ test-debug-save:
 	$(Q)mkdir -p $(DEBUG_RECORD)
 	$(Q)cp $(DBUILD)/results/summary.md $(DBUILD)/results/results.txt $(DEBUG_RECORD)/
 	$(Q)echo "  SAVED   $(DEBUG_RECORD)/ (commit it)"
+
+## test-standalone the series posted on the base alone (fprobe, kprobe-multi), each built as
+##             posted (build/standalone/) and its tests run there; S=SERIES for one
+test-standalone: selftests
+	$(Q)selftests/standalone.sh $(S)
 
 ## bench       all benchmarks in the VM (its time: tools/bench/results/summary.md), tables + CSV + PNG
 ##             in build/bench/results/ (the binaries: build/bench/bin/)
