@@ -484,21 +484,31 @@ def print_skipped(skipped):
     """SKIPPED, the full names of the results that skipped on both kernels,
     by their reason in selftests/gate/skipped (GATE_SKIPPED; the same form
     as explained): each reason with the tests it covers, a test with the
-    number of its results (itself or its subtests); those without a reason
-    first, then in the reasons' order (skipped's causes begin with their
-    kind, "(a)" to "(e)")."""
+    number of its results (itself or its subtests), or its subtests by name
+    when they have different reasons; those without a reason first, then in
+    the reasons' order (skipped's causes begin with their kind, "(a)" to
+    "(e)")."""
     entries = explained('GATE_SKIPPED', 'skipped')
+    why = {name: reason(name, entries) for name in skipped}
+    test_of = {name: '/'.join(name.split('/')[:2]) for name in skipped}
+    whys = {}
+    for name in skipped:
+        whys.setdefault(test_of[name], set()).add(why[name])
     groups = {}
     for name in skipped:
-        test = '/'.join(name.split('/')[:2])
-        tests = groups.setdefault(reason(name, entries), {})
-        tests[test] = tests.get(test, 0) + 1
-    print(f'\nSkipped on both kernels: {len(skipped)} results, of '
-          f'{len({t for tests in groups.values() for t in tests})} tests '
-          f'({sum(groups.get(None, {}).values())} without a reason in selftests/gate/skipped):\n')
+        key = test_of[name] if len(whys[test_of[name]]) == 1 else name
+        tests = groups.setdefault(why[name], {})
+        tests[key] = tests.get(key, 0) + 1
+    print(f'\nSkipped on both kernels: {plural(len(skipped), "result")} of '
+          f'{plural(len(whys), "test")}, {sum(groups.get(None, {}).values())} of the results '
+          f'without a reason in selftests/gate/skipped:\n')
     for why in sorted(groups, key=lambda w: (w is not None, w or '')):
         tests = ', '.join(f'{t} ({n})' for t, n in sorted(groups[why].items()))
         print(f'- {tests}' + (f': {why}' if why else ''))
+
+
+def plural(n, word):
+    return f'{n} {word}' + ('' if n == 1 else 's')
 
 
 def print_reasons(why):
@@ -510,7 +520,7 @@ def summary():
     units = plan()
     problems, both, once, left, rows, skipped = [], [], [], [], [], []
     # The table's last row: the sums of its columns (no time when a unit
-    # has none, no regressions while a verdict is pending).
+    # has none; no base results or regressions while a verdict is pending).
     tot = {'secs': 0, 'PASS': 0, 'FAIL': 0, 'SKIP': 0, 'MISSING': 0, 'base': 0, 'reg': 0}
     ident = (read(os.path.join(env('GATE_RESULTS'), 'identity'), '') or '').strip()
     for unit, sel in units.items():
@@ -667,7 +677,8 @@ def summary():
     if rows:
         print(f'| all | {"?" if tot["secs"] is None else tot["secs"]} s | '
               f'{tot["PASS"]} / {tot["FAIL"]} / {tot["SKIP"]} / {tot["MISSING"]} | '
-              f'{tot["base"]} | {"" if tot["reg"] is None else tot["reg"]} |')
+              f'{"pending" if tot["reg"] is None else tot["base"]} | '
+              f'{"" if tot["reg"] is None else tot["reg"]} |')
     if both:
         why = reasons(both)
         print(f'\nNot passing on patched, and not passing on base either ({len(both)}; '

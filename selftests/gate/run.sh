@@ -72,6 +72,8 @@ unit() {	# unit SIDE K UNIT: run UNIT in guest K of SIDE, record it
 	cp -as "$GATE/run-$side" "$GATE/run-$side-$k"
 	say VM "$side/$k: $u"
 	t0=$(date +%s)
+	# KBUILD_OUTPUT: where livepatch_trampoline finds the livepatch sample
+	# module of the kernel the guest runs (BPF CI sets it).
 	# The command's exit code, written by the guest: none when the guest
 	# died in it (oops=panic) or ran out of time.  A guest that died
 	# before the command started (at boot) says nothing of the unit: it
@@ -81,7 +83,8 @@ unit() {	# unit SIDE K UNIT: run UNIT in guest K of SIDE, record it
 		vrc=0
 		(cd "$GATE/run-$side-$k" && "$TOP/vm/run.sh" -k "$GATE/$side/arch/x86/boot/bzImage" \
 			-m 4096 -p "$cmdline" -t "$timeout" -l "$tmp.serial" -- \
-			sh -c ': >"$0.started"; "$@"; echo $? >"$0.rc"' "$tmp" "${cmd[@]}") \
+			sh -c ': >"$0.started"; "$@"; echo $? >"$0.rc"' "$tmp" \
+			env KBUILD_OUTPUT="$GATE/$side" "${cmd[@]}") \
 			>"$tmp.log" 2>&1 || vrc=$?
 		[ $try = 1 ] && [ ! -e "$tmp.started" ] && [ $vrc != 124 ] || break
 		say VM "$side/$k: $u: the guest died at boot (exit $vrc), once more"

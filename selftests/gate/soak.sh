@@ -105,7 +105,8 @@ for ((r = 1; r <= n; r++)); do
 		mkdir -p "$d"
 		vrc=0
 		(cd "$run" && "$TOP/vm/run.sh" -k "$kernel" -m 4096 -p "$("$gate_py" cmdline)" \
-			-t 5400 -l "$d/serial" -- ./soak-guest.sh "$d" "$bpftool" "${args[@]}") \
+			-t 5400 -l "$d/serial" -- env KBUILD_OUTPUT="$GATE/$side" \
+			./soak-guest.sh "$d" "$bpftool" "${args[@]}") \
 			>"$d/vm.log" 2>&1 || vrc=$?
 		[ $try = 1 ] && [ ! -e "$d/out" ] && [ $vrc != 124 ] || break
 	done

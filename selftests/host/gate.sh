@@ -112,7 +112,7 @@ is "... a unit with a failure whole, as on patched" "$("$gate" args base test_pr
 is "... a unit with skips only, exactly those tests" "$("$gate" args base test_progs@1 | sed -n 5p)" qux
 is "... test_verifier whole" "$("$gate" args base test_verifier | paste -sd' ')" 'stdbuf -oL -eL ./test_verifier'
 check "base units to run: incomplete" 2 '**Incomplete**: 3 units remain'
-check "... the table's last row sums its columns, without regressions yet" 2 '| all | 7 s | 9 / 3 / 1 / 0 | 0 |  |'
+check "... the table's last row sums its columns, base's pending" 2 '| all | 7 s | 9 / 3 / 1 / 0 | pending |  |'
 
 tp0 base FAIL
 rec base test_progs@1 0 '#4 qux:SKIP\n' "$(json 1 0 1 0 0 '')"
@@ -120,11 +120,15 @@ rec base test_verifier 1 '#0/p t0 OK\n#1/p t1 FAIL\nSummary: 1 PASSED, 0 SKIPPED
 check "a failure on both is listed, not a regression" 0 'test_progs/bar/b: patched FAIL, base FAIL'
 check "... and the gate passes" 0 '**0 regressions**'
 check "... the last row sums patched's results, base's and the regressions" 0 '| all | 7 s | 9 / 3 / 1 / 0 | 8 | 0 |'
-check "a skip on both is listed, not a problem" 0 'Skipped on both kernels: 1 results, of 1 tests (1 without a reason'
+check "a skip on both is listed, not a problem" 0 'Skipped on both kernels: 1 result of 1 test, 1 of the results without a reason'
 check "... by test, with its count" 0 '- test_progs/qux (1)'
 echo 'test_progs/qu?	# a cause' >"$tmp/skipped"
 check "... with its reason when selftests/gate/skipped gives one" 0 '- test_progs/qux (1): a cause'
+check "... and counted with one" 0 '1 test, 0 of the results without a reason'
 rm "$tmp/skipped"
+echo '?' >"$GATE_RESULTS/patched/test_maps.secs"
+check "a unit without its time: the total has none" 0 '| all | ? s |'
+echo 1 >"$GATE_RESULTS/patched/test_maps.secs"
 
 rec base test_progs@0 1 '#1 foo:FAIL\n#3/1 bar/a:OK\n#3/2 bar/b:FAIL\n#3 bar:FAIL\n#6 verifier_x:OK\n' \
 	"$(json 1 1 0 2 1 '{"name":"foo","failed":true,"subtests":[]},'"$BAR_FAILS")"
