@@ -5,8 +5,10 @@
 # source, in build/standalone/SERIES/linux, with build/linux's .config; the
 # tree's test modules built against that kernel; the tests of the series
 # (TESTS below) run in a guest with make test's test_progs (build/selftests)
-# and its patched.deny.  That test_progs is built from the tree with all the
-# series; the script fails if a test file the series changes differs there.
+# and its patched.deny.  That test_progs, and the libbpf it links, are built
+# from the tree with all the series: the kernel and the series' own test
+# files are as posted (the script fails if a test file the series changes
+# differs there), the rest of the test binary is not.
 # Prints the result lines and writes them to build/standalone/results.txt;
 # exits non-zero if one failed.
 #   selftests/standalone.sh [SERIES...]     (default: every SERIES_NEEDS one)
@@ -29,9 +31,11 @@ for s in "${want[@]}"; do
 		die "standalone: $s is not a series posted on the base alone (lib.sh SERIES_NEEDS)"
 	# What it is posted on, then itself: export allows at most one series
 	# under it, itself posted on the base.
-	chain=(${SERIES_NEEDS[$s]} "$s")
+	read -ra chain <<<"${SERIES_NEEDS[$s]} $s"
 	dir=$out/$s/linux
 	worktree_at "$dir" "$(git -C "$KSRC" rev-parse 'base^{commit}')" "the base commit"
+	# An earlier run whose git am failed left its state behind.
+	git -C "$dir" am --abort >/dev/null 2>&1 || true
 	for c in "${chain[@]}"; do
 		mapfile -t p < <(series_patches "$TOP/patches/$c")
 		[ ${#p[@]} -gt 0 ] || die "standalone: no patches/$c"
