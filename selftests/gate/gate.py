@@ -480,6 +480,10 @@ def reasons(items):
     return [(t, reason(k, entries)) for k, t in items]
 
 
+def plural(n, word):
+    return f'{n} {word}' + ('' if n == 1 else 's')
+
+
 def print_skipped(skipped):
     """SKIPPED, the full names of the results that skipped on both kernels,
     by their reason in selftests/gate/skipped (GATE_SKIPPED; the same form
@@ -505,10 +509,6 @@ def print_skipped(skipped):
     for why in sorted(groups, key=lambda w: (w is not None, w or '')):
         tests = ', '.join(f'{t} ({n})' for t, n in sorted(groups[why].items()))
         print(f'- {tests}' + (f': {why}' if why else ''))
-
-
-def plural(n, word):
-    return f'{n} {word}' + ('' if n == 1 else 's')
 
 
 def print_reasons(why):
@@ -644,7 +644,10 @@ def summary():
         secs = record('patched', unit, 'secs', '?').strip()
         for k, v in n.items():
             tot[k] += v
-        tot['secs'] = tot['secs'] + int(secs) if secs.isdigit() and tot['secs'] is not None else None
+        if not secs.isdigit():
+            tot['secs'] = None
+        elif tot['secs'] is not None:
+            tot['secs'] += int(secs)
         tot['base'] += len(rb) if base_args is not None and not pending else 0
         if pending:
             tot['reg'] = None
