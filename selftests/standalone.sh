@@ -33,17 +33,32 @@ for s in "${want[@]}"; do
 	# under it, itself posted on the base.
 	read -ra chain <<<"${SERIES_NEEDS[$s]} $s"
 	dir=$out/$s/linux
-	worktree_at "$dir" "$(git -C "$KSRC" rev-parse 'base^{commit}')" "the base commit"
-	# An earlier run whose git am failed left its state behind.
-	git -C "$dir" am --abort >/dev/null 2>&1 || true
+	base=$(git -C "$KSRC" rev-parse 'base^{commit}')
+	patches=()
 	for c in "${chain[@]}"; do
 		mapfile -t p < <(series_patches "$TOP/patches/$c")
 		[ ${#p[@]} -gt 0 ] || die "standalone: no patches/$c"
-		GIT_COMMITTER_NAME=standalone GIT_COMMITTER_EMAIL=standalone@localhost \
-			git -C "$dir" am -q --committer-date-is-author-date "${p[@]}" ||
-			die "standalone: patches/$c does not apply to the base with ${chain[*]}"
+		patches+=("${p[@]}")
 	done
-	say TREE "${dir#"$TOP"/}: the base, then ${chain[*]} ($(git -C "$dir" rev-list --count base..HEAD) patches)"
+	# What the worktree was last made from: the base and these patches.
+	# When neither changed and the worktree is as that run left it, it
+	# stays: a checkout and git am again would rewrite the series' files,
+	# and make would build their objects again.
+	made=$( { echo "$base"; cat "${patches[@]}"; } | sha256sum | cut -d' ' -f1)
+	if [ "$(cat "$out/$s/made" 2>/dev/null)" = "$made $(git -C "$dir" rev-parse HEAD 2>/dev/null)" ] &&
+		git -C "$dir" diff --quiet HEAD; then
+		say TREE "${dir#"$TOP"/}: as the last run made it"
+	else
+		rm -f "$out/$s/made"
+		worktree_at "$dir" "$base" "the base commit"
+		# An earlier run whose git am failed left its state behind.
+		git -C "$dir" am --abort >/dev/null 2>&1 || true
+		GIT_COMMITTER_NAME=standalone GIT_COMMITTER_EMAIL=standalone@localhost \
+			git -C "$dir" am -q --committer-date-is-author-date "${patches[@]}" ||
+			die "standalone: the patches of ${chain[*]} do not apply to the base"
+		echo "$made $(git -C "$dir" rev-parse HEAD)" >"$out/$s/made"
+		say TREE "${dir#"$TOP"/}: the base, then ${chain[*]} ($(git -C "$dir" rev-list --count base..HEAD) patches)"
+	fi
 	# The tests that run are the series' own only if no later series
 	# changed their files.
 	git -C "$dir" diff --name-only base HEAD -- tools/testing/selftests/bpf |
@@ -60,10 +75,9 @@ for s in "${want[@]}"; do
 		{ tail -n 30 "$out/$s/kmods.log"; die "standalone: test_kmods do not build for $s"; }
 	# A run directory: make test's test_progs and its files, but the modules.
 	run=$out/$s/run
-	rm -rf "$run" && mkdir -p "$run"
-	for f in "$BUILD/selftests"/*; do
-		[[ $f == *.ko ]] || ln -s "$f" "$run/"
-	done
+	rm -rf "$run"
+	cp -as "$BUILD/selftests" "$run"
+	rm -f "$run"/*.ko
 	cp "$dir"/tools/testing/selftests/bpf/test_kmods/*.ko "$run/"
 	say VM "$s: test_progs -t ${TESTS[$s]}"
 	set +e
